@@ -1,0 +1,28 @@
+# Two commands for a newcomer: `make run` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+
+.PHONY: run test venv bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+venv: $(BIN)/python
+	$(BIN)/pip install -q -e '.[vision,test]'
+
+## Start the companion off a Pi: mock pins, demo photos, page on http://localhost:8000/
+run: venv
+	$(BIN)/companion serve --demo
+
+## Set up and run the whole test suite (exit 5, "no tests ran", fails like any other failure).
+test: venv
+	$(BIN)/python -m pytest
+
+bench: venv
+	$(BIN)/python bench/bones_best.py
+	$(BIN)/python bench/tomb_turn.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

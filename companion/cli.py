@@ -1,0 +1,135 @@
+"""`companion …` subcommands. Errors a person can cause print one line and exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable
+
+from .errors import BadInput, CompanionError
+from .jsonfile import read_json
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data))
+
+
+# -- bones --------------------------------------------------------------------------------
+
+def bones_score(args: argparse.Namespace) -> None:
+    from .games.rolling_bones import Layout
+
+    score = Layout.from_json(read_json(args.layout)).score()
+    if args.json:
+        _print_json(score.to_json())
+        return
+    parts = ", ".join(f"{name} {points:+d}" for name, points in score.sections.items() if points)
+    hat = " (hat: doubled)" if score.hat else ""
+    print(f"{score.total} points{hat}: {parts or 'nothing laid'}; {score.correct} correct, {score.wrong} wrong")
+
+
+def bones_best(args: argparse.Namespace) -> None:
+    from .games.rolling_bones import Layout, best_layout, can_bury, parse_faces
+
+    data = read_json(args.roll)
+    if not isinstance(data, dict):
+        raise BadInput('a roll is a JSON object with "faces" and "layout"')
+    faces = parse_faces(data.get("faces"))
+    if len(faces) > 18:
+        raise BadInput(f"a roll has at most 18 dice, not {len(faces)}")
+    layout = Layout.from_json(data.get("layout", {"slots": {}, "hat": False}))
+    best = best_layout(faces, layout)
+    result = {"score": best.score().total, "layout": best.to_json(), "can_bury": can_bury(faces)}
+    if args.json:
+        _print_json(result)
+        return
+    laid = [slot for slot in best.slots if slot not in layout.slots]
+    hat = " and the hat" if best.hat and not layout.hat else ""
+    advice = "a gravestone shows: you may bury" if result["can_bury"] else "no gravestone: you cannot bury yet"
+    print(f"lay {', '.join(laid) or 'nothing'}{hat}: {result['score']} points; {advice}")
+
+
+# -- tomb ---------------------------------------------------------------------------------
+
+def tomb_stage_turn(args: argparse.Namespace) -> None:
+    import random
+
+    from .games.dark_tomb import Scenario, report, run_stage_turn
+
+    scenario = Scenario.from_json(read_json(args.scenario))
+    rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
+    result = run_stage_turn(scenario, rng)
+    if args.json:
+        _print_json(result.to_json())
+    else:
+        print(report(scenario, result))
+
+
+def tomb_check(args: argparse.Namespace) -> None:
+    from .games.dark_tomb import Scenario, ascii_map
+
+    scenario = Scenario.from_json(read_json(args.scenario))
+    print(ascii_map(scenario))
+    print(f"ok: {len(scenario.characters)} characters, {len(scenario.monsters)} monsters, "
+          f"{scenario.grid.width}x{scenario.grid.height} map")
+
+
+# -- serve --------------------------------------------------------------------------------
+
+def serve(args: argparse.Namespace) -> None:
+    from .app import run
+
+    run(config_file=args.config, demo=args.demo, host=args.host, port=args.port)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description="Crypt Companion: the table's referee.")
+    parser.add_argument("--config", help="a TOML file overriding the packaged defaults")
+    sub = parser.add_subparsers(dest="area", required=True)
+
+    p = sub.add_parser("serve", help="run the table: buttons, camera and the web page")
+    p.add_argument("--demo", action="store_true", help="off a Pi: mock pins and demo camera images")
+    p.add_argument("--host", help="address to listen on (default from config)")
+    p.add_argument("--port", type=int, help="port to listen on (default from config)")
+    p.set_defaults(run=serve)
+
+    bones = sub.add_parser("bones", help="Rolling Bones: score layouts, find the best play")
+    bsub = bones.add_subparsers(dest="command", required=True)
+    p = bsub.add_parser("score", help="score a buried skeleton layout")
+    p.add_argument("layout", metavar="LAYOUT.json")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=bones_score)
+    p = bsub.add_parser("best", help="the best legal way to lay a roll")
+    p.add_argument("roll", metavar="ROLL.json")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=bones_best)
+
+    tomb = sub.add_parser("tomb", help="Dark Tomb: run and check Stage turns")
+    tsub = tomb.add_subparsers(dest="command", required=True)
+    p = tsub.add_parser("stage-turn", help="run one Stage turn of a scenario")
+    p.add_argument("scenario", metavar="SCENARIO.json")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, help="seed the d20 once the scenario's rolls run out")
+    p.set_defaults(run=tomb_stage_turn)
+    p = tsub.add_parser("check", help="validate a scenario and draw its map")
+    p.add_argument("scenario", metavar="SCENARIO.json")
+    p.set_defaults(run=tomb_check)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handler: Callable[[argparse.Namespace], None] = args.run
+    try:
+        handler(args)
+    except CompanionError as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

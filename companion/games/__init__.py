@@ -1,0 +1,1 @@
+"""Pure rules engines: no I/O, no clock, no global random."""

@@ -1,0 +1,22 @@
+"""Rolling Bones as the Table plays it: start, apply, view."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .match import Match
+
+
+class RollingBonesRules:
+    name = "rolling-bones"
+
+    def start(self, setup: dict[str, Any]) -> Match:
+        return Match.start(setup)
+
+    def apply(self, state: Match, command: dict[str, Any], rng: random.Random) -> tuple[Match, dict[str, Any]]:
+        # Rolling Bones rolls are physical dice read by the camera: no randomness to record.
+        return state.apply(command), dict(command)
+
+    def view(self, state: Match) -> dict[str, Any]:
+        return state.view()

@@ -1,0 +1,139 @@
+"""The live table: the one owner of game state.
+
+Commands come in from any thread (buttons, web, camera) through ``dispatch``;
+each is checked by the game engine, written to the event log, applied, and
+only then acknowledged and published on the bus.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from .bus import EventBus
+from .errors import BadInput, IllegalPlay
+from .store import UNDO, EventStore, Session, effective_actions
+
+
+class GameRules(Protocol):
+    """What the Table needs from a game: start, apply a command, show the state."""
+
+    name: str
+
+    def start(self, setup: dict[str, Any]) -> Any: ...
+
+    def apply(self, state: Any, command: dict[str, Any], rng: random.Random) -> tuple[Any, dict[str, Any]]:
+        """Return the new state and the event payload that replays to it without randomness."""
+
+    def view(self, state: Any) -> dict[str, Any]: ...
+
+
+@dataclass
+class _Live:
+    session: Session
+    rules: GameRules
+    state: Any
+    actions: int  # actions in force (what undo can take back)
+
+
+class Table:
+    def __init__(self, store: EventStore, games: dict[str, GameRules], rng: random.Random | None = None,
+                 bus: EventBus | None = None):
+        self.store = store
+        self.games = games
+        self.rng = rng or random.SystemRandom()
+        self.bus = bus or EventBus()
+        self._lock = threading.RLock()
+        self._live: _Live | None = None
+        self._notes: list[Callable[[], dict[str, Any]]] = []
+
+    # -- sessions -------------------------------------------------------------------------
+
+    def new_game(self, game: str, setup: dict[str, Any]) -> dict[str, Any]:
+        rules = self._rules(game)
+        with self._lock:
+            state = rules.start(setup)  # refuse a bad setup before anything is written
+            session = self.store.new_session(game, setup)
+            self._live = _Live(session, rules, state, 0)
+            return self._publish("new_game", {"game": game, "setup": setup})
+
+    def resume(self, session_id: int | None = None) -> bool:
+        """Replay the latest (or a given) session from the log; False when there is none."""
+        with self._lock:
+            session = self.store.session(session_id) if session_id else self.store.latest_session()
+            if session is None or session.game not in self.games:
+                return False
+            self._live = self._replay(session)
+            return True
+
+    def _replay(self, session: Session) -> _Live:
+        rules = self._rules(session.game)
+        state = rules.start(session.setup)
+        actions = effective_actions(self.store.events(session.id))
+        for event in actions:
+            state, _ = rules.apply(state, event.payload, _NoDice())
+        return _Live(session, rules, state, len(actions))
+
+    # -- commands -------------------------------------------------------------------------
+
+    def dispatch(self, command: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+            raise BadInput('a command is a JSON object with a "type"')
+        with self._lock:
+            live = self._require_game()
+            if command["type"] == UNDO:
+                return self.undo()
+            state, payload = live.rules.apply(live.state, command, self.rng)
+            event = self.store.append(live.session.id, command["type"], payload)
+            live.state, live.actions = state, live.actions + 1
+            return self._publish(event.kind, payload, event.seq)
+
+    def undo(self) -> dict[str, Any]:
+        with self._lock:
+            live = self._require_game()
+            if live.actions == 0:
+                raise IllegalPlay("nothing to undo")
+            event = self.store.append(live.session.id, UNDO, {})
+            self._live = self._replay(live.session)
+            return self._publish(UNDO, {}, event.seq)
+
+    # -- views ----------------------------------------------------------------------------
+
+    @property
+    def game(self) -> str | None:
+        return self._live.session.game if self._live else None
+
+    @property
+    def state(self) -> Any:
+        return self._live.state if self._live else None
+
+    def view(self) -> dict[str, Any]:
+        with self._lock:
+            if self._live is None:
+                return {"game": None}
+            return {"game": self._live.session.game, "session": self._live.session.id,
+                    "can_undo": self._live.actions > 0, **self._live.rules.view(self._live.state)}
+
+    def _publish(self, kind: str, payload: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
+        message = {"seq": seq, "kind": kind, "payload": payload, "view": self.view()}
+        self.bus.publish(message)
+        return message
+
+    def _rules(self, game: str) -> GameRules:
+        if game not in self.games:
+            raise BadInput(f"unknown game {game!r}; known: {', '.join(sorted(self.games))}")
+        return self.games[game]
+
+    def _require_game(self) -> _Live:
+        if self._live is None:
+            raise IllegalPlay("no game on the table: start one first")
+        return self._live
+
+
+class _NoDice(random.Random):
+    """Replays never roll: every roll they need is in the event. Rolling here is a bug."""
+
+    def randint(self, a: int, b: int) -> int:  # pragma: no cover - a guard
+        raise RuntimeError("a replayed event needed a fresh roll")
