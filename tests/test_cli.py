@@ -1,0 +1,93 @@
+"""The CLI formats of rules/*.md, run as a real subprocess."""
+
+import json
+
+import pytest
+
+LAYOUT = {"slots": {"skull": "skull", "ribcage": "ribcage", "left-upper-arm": "left-upper-arm",
+                    "left-forearm": "left-forearm", "left-hand": "left-hand", "spine": "right-foot"}, "hat": True}
+
+
+def test_bones_score_json(run_cli):
+    done = run_cli("bones", "score", "layout.json", "--json", files={"layout.json": LAYOUT})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"score": 4, "sections": {"thorax": -3, "left-arm": 5, "right-arm": 0,
+                                                                "left-leg": 0, "right-leg": 0},
+                                       "correct": 5, "wrong": 1, "hat": True}
+
+
+def test_bones_score_human(run_cli):
+    done = run_cli("bones", "score", "layout.json", files={"layout.json": LAYOUT})
+    assert done.returncode == 0 and done.stdout.startswith("4 points")
+
+
+def test_bones_best_json(run_cli):
+    roll = {"faces": ["skull", "ribcage", "left-hand", "gravestone", "hat", "left-upper-arm", "left-forearm"],
+            "layout": {"slots": {}, "hat": False}}
+    done = run_cli("bones", "best", "roll.json", "--json", files={"roll.json": roll})
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result == {"score": (2 + 5) * 2, "can_bury": True, "layout": {"slots": {
+        "skull": "skull", "ribcage": "ribcage", "left-upper-arm": "left-upper-arm", "left-forearm": "left-forearm",
+        "left-hand": "left-hand"}, "hat": True}}
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("gap.json", {"slots": {"skull": "skull", "spine": "spine"}, "hat": False}, "gap"),
+    ("hat.json", {"slots": {}, "hat": True}, "real skull"),
+    ("slot.json", {"slots": {"tail": "skull"}}, "unknown slot"),
+    ("face.json", {"slots": {"skull": "bat"}}, "unknown face"),
+    ("grave.json", {"slots": {"skull": "gravestone"}}, "gravestone"),
+    ("broken.json", "{not json", "not valid JSON"),
+])
+def test_bones_score_bad_layouts(run_cli, name, content, message):
+    done = run_cli("bones", "score", name, "--json", files={name: content})
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
+
+
+def test_missing_file_is_one_line(run_cli):
+    done = run_cli("bones", "best", "nope.json", "--json")
+    assert done.returncode == 2 and "no such file" in done.stderr
+
+
+def test_bones_best_rejects_unknown_face(run_cli):
+    done = run_cli("bones", "best", "r.json", "--json", files={"r.json": {"faces": ["skull", "wing"], "layout": {"slots": {}}}})
+    assert done.returncode == 2 and "wing" in done.stderr
+
+
+SCENARIO = {
+    "map": ["#########", "#...~~..#", "#.O.....#", "#########"],
+    "characters": [{"id": "brienne", "pos": [1, 1], "hp": 9, "max_hp": 10, "armor": 12, "shield": 0, "stealth": False}],
+    "monsters": [{"id": "ghoul-1", "pos": [7, 2], "hp": 6, "move": 3, "armor": 10,
+                  "attack": {"modifier": 3, "range": [1, 1], "damage": 2, "kind": "line", "targets": 1}}],
+    "rolls": [19, 14, 3],
+}
+
+
+def test_tomb_stage_turn_json(run_cli):
+    done = run_cli("tomb", "stage-turn", "s.json", "--json", files={"s.json": SCENARIO})
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["seismic"] == {"roll": 19, "quake": True}
+    assert set(out) == {"seismic", "activations", "characters", "monsters", "stage_complete", "party_defeated"}
+    activation = out["activations"][0]
+    assert set(activation) == {"monster", "from", "to", "focus", "modifier", "attacks", "fled_to", "why"}
+    assert activation["from"] == [7, 2] and activation["to"] == [5, 1] and activation["focus"] == "brienne"
+    assert out["characters"] == [{"id": "brienne", "pos": [1, 1], "hp": 8, "defeated": False}]
+    assert out["monsters"] == [{"id": "ghoul-1", "pos": [5, 1], "hp": 6, "defeated": False}]
+
+
+def test_tomb_stage_turn_report_and_check(run_cli):
+    done = run_cli("tomb", "stage-turn", "s.json", files={"s.json": SCENARIO})
+    assert done.returncode == 0 and "QUAKE" in done.stdout and "ghoul-1" in done.stdout
+    done = run_cli("tomb", "check", "s.json", files={"s.json": SCENARIO})
+    assert done.returncode == 0 and "#A..~~..#" in done.stdout and done.stdout.strip().endswith("9x4 map")
+
+
+def test_tomb_bad_scenario(run_cli):
+    bad = dict(SCENARIO, map=["#########", "#...~X..#", "#.O.....#", "#########"])
+    done = run_cli("tomb", "stage-turn", "s.json", "--json", files={"s.json": bad})
+    assert done.returncode == 2 and "row 1, column 5" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
