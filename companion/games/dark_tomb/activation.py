@@ -59,10 +59,9 @@ class Board:
     def living_characters(self) -> list[Character]:
         return sorted((c for c in self.characters.values() if c.alive), key=lambda c: reading_order(c.pos))
 
-    def crossable_for_monsters(self) -> Callable[[Cell], bool]:
-        floor = self.reach.grid.monster_floor
-        blocked = {c.pos for c in self.characters.values() if c.alive}
-        return lambda cell: cell in floor and cell not in blocked
+    def crossable_for_monsters(self) -> frozenset[Cell]:
+        """Monsters walk through monsters, never through characters."""
+        return self.reach.grid.monster_floor - {c.pos for c in self.characters.values() if c.alive}
 
     def endable_for(self, monster: Monster) -> Callable[[Cell], bool]:
         floor = self.reach.grid.monster_floor
@@ -81,9 +80,12 @@ def activate(board: Board, monster_id: str, d20: Callable[[], int]) -> Activatio
         return act
 
     endable = board.endable_for(me)
-    steps = distances([me.pos], board.crossable_for_monsters())
-    reachable = {c: s for c, s in steps.items() if s <= me.move and endable(c)}
     attack_cells = {t.id: {c for c in reach.attack_cells(attack, t.pos) if endable(c)} for t in targets}
+    crossable = board.crossable_for_monsters()
+    # Search as far as the farther of: every cell within move, every attack cell.
+    within_move = distances([me.pos], crossable, limit=me.move)
+    steps = distances([me.pos], crossable, until=set(within_move).union(*attack_cells.values()))
+    reachable = {c: s for c, s in within_move.items() if endable(c)}
     need = {t.id: min((steps[c] for c in attack_cells[t.id] if c in steps), default=math.inf) for t in targets}
 
     def others_in_range(cell: Cell, focus: Character) -> list[Character]:
@@ -101,7 +103,7 @@ def activate(board: Board, monster_id: str, d20: Callable[[], int]) -> Activatio
             end = pick(in_reach, lambda c: -(1 + attack.cap(len(others_in_range(c, focus)))), lambda c: steps[c])
             act.why = f"{focus.id} is {need[focus.id]} steps from an attack spot (nearest)"
         else:
-            left = distances(attack_cells[focus.id], board.crossable_for_monsters())
+            left = distances(attack_cells[focus.id], crossable, until=reachable)
             end = pick(list(reachable), lambda c: left.get(c, math.inf), lambda c: steps[c])
             too_close = reach.within_max(attack, end, focus.pos) and not reach.in_range(attack, end, focus.pos)
             act.why = (f"{focus.id} is {need[focus.id]} steps from an attack spot (nearest), "
@@ -175,7 +177,7 @@ def _flee(board: Board, monster_id: str) -> Cell:
     crossable = board.crossable_for_monsters()
     endable = board.endable_for(me)
     options = {c: s for c, s in distances([me.pos], crossable, FLEE_STEPS).items() if endable(c)}
-    away = [distances([c.pos], crossable) for c in board.living_characters()]
+    away = [distances([c.pos], crossable, until=options) for c in board.living_characters()]
 
     def nearest(cell: Cell) -> float:
         return min((d.get(cell, math.inf) for d in away), default=math.inf)

@@ -59,6 +59,12 @@ class Grid:
         return frozenset((x, y) for y in range(self.height) for x in range(self.width)
                          if self.terrain((x, y)) in BLOCKS_SIGHT)
 
+    @cached_property
+    def sight_floor(self) -> frozenset[Cell]:
+        """Cells attacks pass through (a corner attack's paths)."""
+        return frozenset((x, y) for y in range(self.height) for x in range(self.width)
+                         if self.terrain((x, y)) not in BLOCKS_SIGHT)
+
     def blocks_sight(self, cell: Cell) -> bool:
         return not self.inside(cell) or cell in self.sight_blockers
 

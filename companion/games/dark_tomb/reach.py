@@ -29,7 +29,7 @@ class Reach:
     def _corner_from(self, target: Cell, limit: int) -> dict[Cell, int]:
         key = (target, limit)
         if key not in self._corner:
-            self._corner[key] = distances([target], lambda c: not self.grid.blocks_sight(c), limit)
+            self._corner[key] = distances([target], self.grid.sight_floor, limit)
         return self._corner[key]
 
     def range(self, attack: Attack, cell: Cell, target: Cell) -> float:
