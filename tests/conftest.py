@@ -24,3 +24,44 @@ def run_cli(tmp_path):
 @pytest.fixture
 def shared_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "shared"
+
+
+@pytest.fixture
+def pin_factory():
+    from companion.devices.controls import mock_factory
+
+    factory = mock_factory()
+    yield factory
+    factory.reset()
+
+
+@pytest.fixture
+def companion(tmp_path, pin_factory):
+    """The whole companion off a Pi: real Table and store, mock pins, no camera."""
+    import random
+
+    from companion import config
+    from companion.app import build
+
+    settings = config.load()
+    settings["camera"]["folder"] = str(tmp_path / "no-photos")
+    built = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "instance", rng=random.Random(3))
+    yield built
+    built.close()
+
+
+@pytest.fixture
+def client(companion):
+    return companion.app.test_client()
+
+
+@pytest.fixture
+def api(client):
+    """POST JSON with the page's CSRF token, as the page's script does."""
+    token = client.get("/api/state").get_json()["csrf"]
+
+    def post(path, body=None, **kw):
+        return client.post(path, json=body if body is not None else {}, headers={"X-CSRF-Token": token}, **kw)
+
+    post.token = token
+    return post

@@ -1,0 +1,132 @@
+"""The composition root: build the table, devices and page from config, and serve them.
+
+One process owns the camera and the GPIO lines, so the server is waitress
+with threads, never a reloader or several workers.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import config as config_module
+from .devices.controls import Controls, PinMap, mock_factory
+from .errors import CompanionError, DeviceError
+from .games.registry import all_games
+from .referee import Referee
+from .store import EventStore
+from .table import Table
+
+log = logging.getLogger("companion")
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEMO_PHOTOS = REPO_ROOT / "models" / "demo" / "photos"
+
+
+@dataclass
+class Companion:
+    table: Table
+    referee: Referee
+    controls: Controls | None
+    app: Any
+
+    def close(self) -> None:
+        self.referee.close()
+        if self.controls:
+            self.controls.close()
+        camera = self.referee.camera
+        if camera is not None:
+            camera.close()
+        self.table.store.close()
+
+
+def build(settings: dict[str, Any], demo: bool = False, pin_factory=None, instance: Path | None = None,
+          rng: random.Random | None = None) -> Companion:
+    from .web import create_app
+
+    instance = Path(instance or config_module.data_dir() / ("demo" if demo else "table"))
+    store = EventStore(instance / "table.sqlite3" if demo or not settings["store"].get("path")
+                       else config_module.store_path(settings))
+    table = Table(store, all_games(), rng=rng)
+    if not table.resume() and demo:
+        table.new_game("rolling-bones", {"players": ["Ann", "Bob"], "target": settings["rolling_bones"]["target"]})
+
+    camera, reader, annotate = _camera_and_reader(settings, demo)
+    referee = Referee(table, camera, reader, photo_dir=instance / "photos", annotate=annotate)
+
+    controls = None
+    factory = pin_factory if pin_factory is not None else (mock_factory() if demo else None)
+    try:
+        controls = Controls(PinMap.load(settings.get("pins")), referee.request, pin_factory=factory)
+    except CompanionError:
+        referee.close()
+        store.close()
+        raise
+    referee.follow(_lights(controls))
+    table.bus.listen(lambda _message: _lights(controls)(referee.status, table.view()))
+    _lights(controls)(referee.status, table.view())
+
+    app = create_app(table, referee, settings, instance_path=instance)
+    return Companion(table, referee, controls, app)
+
+
+def _camera_and_reader(settings: dict[str, Any], demo: bool):
+    """The camera from config (demo: the demo photos), and the dice reader when its models exist."""
+    camera = None
+    try:
+        if demo:
+            from .devices.camera import FolderCamera
+
+            camera = FolderCamera(settings["camera"].get("folder") or DEMO_PHOTOS)
+        else:
+            from .devices.camera import open_camera
+
+            camera = open_camera(settings["camera"])
+    except DeviceError as error:
+        log.warning("camera: %s (the page still takes rolls by hand)", error)
+    reader = annotate = None
+    try:
+        from .vision.dice import DiceReader, annotate_reading
+
+        dice_reader = DiceReader.load(settings.get("dice", {}).get("set", "demo"))
+        reader, annotate = dice_reader.read, annotate_reading
+    except (ImportError, CompanionError) as error:
+        log.warning("dice reader: %s (the page still takes rolls by hand)", error)
+    return camera, reader, annotate
+
+
+def _lights(controls: Controls):
+    def show(status: str, view: dict[str, Any]) -> None:
+        if view.get("game") == "dark-tomb" and view.get("whose_turn") == "stage":
+            controls.show_seat(None)  # the Stage turn: all seats chase
+        elif view.get("game") == "rolling-bones":
+            controls.show_seat(view.get("current"))
+        elif view.get("game") == "dark-tomb":
+            order = view.get("order", [])
+            controls.show_seat(order.index(view["whose_turn"]) if view.get("whose_turn") in order else None)
+        if status != controls.status:
+            controls.show_status(status)
+
+    return show
+
+
+def run(config_file: str | None = None, demo: bool = False, host: str | None = None, port: int | None = None) -> None:
+    import waitress
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    settings = config_module.load(config_file)
+    host = host or ("127.0.0.1" if demo else settings["server"]["host"])
+    port = port or int(settings["server"]["port"])
+    companion = build(settings, demo=demo)
+    where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    print(f"Crypt Companion on http://{where}:{port}/  (kiosk: /kiosk){'  [demo: mock pins]' if demo else ''}", flush=True)
+    try:
+        # Threads hold the live (SSE) connections: enough for the kiosk and ~30 phones.
+        waitress.serve(companion.app, host=host, port=port, threads=48, channel_timeout=60, ident="companion")
+    except OSError as error:
+        raise DeviceError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    finally:
+        companion.close()

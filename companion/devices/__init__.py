@@ -1,0 +1,1 @@
+"""The physical edges: cameras, buttons and lights."""

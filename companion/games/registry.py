@@ -1,0 +1,11 @@
+"""Every game the Table can host, by name."""
+
+from __future__ import annotations
+
+from .dark_tomb.rules import DarkTombRules
+from .rolling_bones.rules import RollingBonesRules
+
+
+def all_games() -> dict:
+    games = [RollingBonesRules(), DarkTombRules()]
+    return {g.name: g for g in games}

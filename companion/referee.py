@@ -1,0 +1,162 @@
+"""The referee's hands: what a button press or a tap on the page makes happen.
+
+Buttons only enqueue a request here; one worker thread acts on them in order,
+through the Table like every other command. Reading the table photographs it,
+asks the vision reader for an observation, and turns a complete reading into
+a roll; a die it could not read waits for the table to name it.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .devices.controls import BUSY, ERROR, LOOK, READY, SEISMIC, TURN, UNDERTAKER, UNDO
+from .errors import CompanionError, DeviceError, IllegalPlay
+from .table import Table
+
+
+@dataclass
+class Reading:
+    """The latest photo's dice: read faces, and unreadable dice the table may name."""
+
+    dice: list[dict[str, Any]] = field(default_factory=list)
+    unreadable: list[dict[str, Any]] = field(default_factory=list)
+    photo: str | None = None
+    ms: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dice": self.dice, "unreadable": self.unreadable, "photo": self.photo, "ms": self.ms}
+
+
+class Referee:
+    def __init__(self, table: Table, camera=None, reader: Callable[[Any], dict[str, Any]] | None = None,
+                 photo_dir: Path | None = None, annotate: Callable[[Any, dict], Any] | None = None):
+        self.table = table
+        self.camera = camera
+        self.reader = reader
+        self.annotate = annotate
+        self.photo_dir = photo_dir
+        self.status = READY
+        self.notice = ""
+        self.reading: Reading | None = None
+        self._photo_count = 0
+        self._requests: queue.Queue = queue.Queue()
+        self._lights: list[Callable[[str, Any], None]] = []
+        self._stop = threading.Event()
+        self._worker = threading.Thread(target=self._work, name="referee", daemon=True)
+        self._worker.start()
+
+    # -- requests from buttons (any thread) ----------------------------------------------------
+
+    def request(self, name: str) -> None:
+        self._requests.put(name)
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """For tests and benches: wait until every queued request has been handled."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._requests.unfinished_tasks == 0:
+                return True
+            time.sleep(0.005)
+        return False
+
+    def close(self) -> None:
+        self._stop.set()
+        self._requests.put(None)
+        self._worker.join(timeout=2)
+
+    def _work(self) -> None:
+        while not self._stop.is_set():
+            name = self._requests.get()
+            try:
+                if name is not None:
+                    self.handle(name)
+            except CompanionError as error:
+                self._say(str(error), LOOK if isinstance(error, IllegalPlay) else ERROR)
+            except Exception as error:  # the worker must outlive any bug; say it, keep going
+                self._say(f"internal error: {error}", ERROR)
+            finally:
+                self._requests.task_done()
+
+    def handle(self, name: str) -> None:
+        if name == TURN:
+            self.table.dispatch({"type": "next_turn"})
+        elif name == UNDO:
+            self.table.undo()
+        elif name == UNDERTAKER:
+            self.read_table()
+        elif name == SEISMIC:
+            self.table.dispatch({"type": "stage_turn"})
+        else:
+            raise IllegalPlay(f"unknown button {name!r}")
+        self._say("", READY)
+
+    # -- the undertaker: photograph and read ---------------------------------------------------
+
+    def read_table(self) -> Reading:
+        if self.table.game != "rolling-bones":
+            raise IllegalPlay("reading the table needs a Rolling Bones game on it")
+        if self.camera is None:
+            raise DeviceError("no camera: enter the roll on the page instead")
+        if self.reader is None:
+            raise DeviceError("no dice reader: enter the roll on the page instead")
+        self._say("reading the dice…", BUSY)
+        image = self.camera.capture()
+        observation = self.reader(image)
+        self.reading = Reading(list(observation["dice"]), list(observation["unreadable"]),
+                               self._save_photo(image, observation), float(observation.get("ms", 0.0)))
+        self._settle_reading()
+        return self.reading
+
+    def name_die(self, index: int, face: str) -> None:
+        """The table names an unreadable die (index into ``unreadable``)."""
+        if self.reading is None or not 0 <= index < len(self.reading.unreadable):
+            raise IllegalPlay("no unreadable die with that number")
+        die = self.reading.unreadable.pop(index)
+        self.reading.dice.append({"face": face, "center": die.get("center"), "confidence": 1.0, "named": True})
+        self._settle_reading()
+
+    def _settle_reading(self) -> None:
+        assert self.reading is not None
+        if self.reading.unreadable:
+            n = len(self.reading.unreadable)
+            self._say(f"{n} die{'s' if n > 1 else ''} not readable: tap to name or re-throw", LOOK)
+            return
+        faces = [d["face"] for d in self.reading.dice]
+        self.table.dispatch({"type": "roll", "faces": faces})
+        self._say(f"read {len(faces)} dice", READY)
+
+    def _save_photo(self, image, observation) -> str | None:
+        if self.photo_dir is None:
+            return None
+        import cv2
+
+        self.photo_dir.mkdir(parents=True, exist_ok=True)
+        shown = self.annotate(image, observation) if self.annotate else image
+        self._photo_count += 1
+        name = f"latest-{self._photo_count}.jpg"
+        for old in self.photo_dir.glob("latest-*.jpg"):
+            old.unlink(missing_ok=True)
+        cv2.imwrite(str(self.photo_dir / name), shown, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        return name
+
+    # -- status and lights ---------------------------------------------------------------------
+
+    def follow(self, light: Callable[[str, Any], None]) -> None:
+        """``light(status, view)`` is called on every change: the LEDs hang here."""
+        self._lights.append(light)
+
+    def _say(self, notice: str, status: str) -> None:
+        self.notice, self.status = notice, status
+        self.table.bus.publish({"seq": None, "kind": "referee", "payload": self.view(), "view": None})
+        for light in self._lights:
+            light(status, self.table.view())
+
+    def view(self) -> dict[str, Any]:
+        return {"status": self.status, "notice": self.notice,
+                "reading": self.reading.to_json() if self.reading else None}

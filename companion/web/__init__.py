@@ -1,0 +1,62 @@
+"""The web page: Flask application factory; one blueprint per area."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, jsonify
+
+from ..errors import CompanionError, DeviceError, IllegalPlay
+
+MAX_UPLOAD_BYTES = 8 * 1024 * 1024  # photos and scenarios; more is refused with 413
+
+
+def create_app(table, referee, config: dict[str, Any] | None = None, instance_path: str | Path | None = None) -> Flask:
+    """Build the app around its collaborators: the Table, the Referee (camera, reader) and config."""
+    app = Flask(__name__, instance_path=str(instance_path) if instance_path else None, instance_relative_config=True)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.update(
+        SECRET_KEY=_secret_key(Path(app.instance_path)),
+        MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        TABLE_PIN=str((config or {}).get("server", {}).get("pin", "") or ""),
+        PHOTO_DIR=str(Path(app.instance_path) / "photos"),
+    )
+    app.extensions["table"] = table
+    app.extensions["referee"] = referee
+
+    from . import auth, bones, live, pages, tomb
+
+    for blueprint in (pages.bp, live.bp, auth.bp, bones.bp, tomb.bp):
+        app.register_blueprint(blueprint)
+
+    @app.errorhandler(CompanionError)
+    def refused(error: CompanionError):
+        status = 409 if isinstance(error, IllegalPlay) else 503 if isinstance(error, DeviceError) else 400
+        return jsonify(error=str(error)), status
+
+    @app.errorhandler(413)
+    def too_large(_error):
+        return jsonify(error=f"upload too large: at most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB"), 413
+
+    @app.errorhandler(404)
+    def not_found(_error):
+        return jsonify(error="no such page"), 404
+
+    @app.errorhandler(405)
+    def wrong_method(_error):
+        return jsonify(error="method not allowed here"), 405
+
+    return app
+
+
+def _secret_key(instance: Path) -> bytes:
+    """Sessions are signed with a secret made once per install and kept in the instance folder."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_bytes(secrets.token_bytes(32))
+        path.chmod(0o600)
+    return path.read_bytes()

@@ -1,0 +1,92 @@
+"""Who may change the game: the Pi itself, or a phone that entered the table PIN.
+
+Every change is a JSON POST carrying the session's CSRF token in a header,
+so another site cannot make a browser on the network change the table.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import secrets
+from pathlib import Path
+
+from flask import Blueprint, current_app, jsonify, request, session
+
+bp = Blueprint("auth", __name__)
+
+LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+
+
+def from_the_pi() -> bool:
+    return (request.remote_addr or "") in LOOPBACK
+
+
+def csrf_token() -> str:
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(24)
+    return session["csrf"]
+
+
+def table_pin() -> str:
+    path = Path(current_app.instance_path) / "table_pin"
+    return path.read_text().strip() if path.exists() else current_app.config["TABLE_PIN"]
+
+
+def may_change() -> bool:
+    return from_the_pi() or bool(session.get("table"))
+
+
+def changes_table(view):
+    """Guard a route that changes anything: PIN (unless on the Pi) and CSRF token."""
+
+    @functools.wraps(view)
+    def guarded(*args, **kwargs):
+        sent = request.headers.get("X-CSRF-Token", "")
+        if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
+            return jsonify(error="stale page: reload it and try again (missing CSRF token)"), 403
+        if not may_change():
+            return jsonify(error="enter the table PIN to change the game"), 403
+        return view(*args, **kwargs)
+
+    return guarded
+
+
+def json_body() -> dict:
+    from ..errors import BadInput
+
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadInput("the request body must be a JSON object")
+    return data
+
+
+@bp.post("/api/login")
+def login():
+    sent = request.headers.get("X-CSRF-Token", "")
+    if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
+        return jsonify(error="stale page: reload it and try again (missing CSRF token)"), 403
+    pin = str(json_body().get("pin", ""))
+    expected = table_pin()
+    if not expected:
+        return jsonify(error="no table PIN is set yet: set one on the Pi's own screen"), 403
+    if not hmac.compare_digest(pin, expected):
+        return jsonify(error="wrong PIN"), 403
+    session["table"] = True
+    return jsonify(ok=True)
+
+
+@bp.post("/api/pin")
+@changes_table
+def set_pin():
+    from ..errors import BadInput
+
+    if not from_the_pi():
+        return jsonify(error="the table PIN is set on the Pi's own screen"), 403
+    pin = str(json_body().get("pin", ""))
+    if not (pin.isdigit() and 4 <= len(pin) <= 8):
+        raise BadInput("a table PIN is 4 to 8 digits")
+    path = Path(current_app.instance_path) / "table_pin"
+    path.write_text(pin)
+    path.chmod(0o600)
+    return jsonify(ok=True)

@@ -1,0 +1,92 @@
+"""Rolling Bones on the page: start a game, throw, lay, pay, bury, name a die."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify
+
+from ..errors import BadInput
+from ..games.rolling_bones import FACE_IDS, Layout, best_layout, kind_of
+from ..games.rolling_bones.dice import FACES
+from .auth import changes_table, json_body
+from .live import snapshot
+
+bp = Blueprint("bones", __name__, url_prefix="/api")
+
+
+def _table():
+    return current_app.extensions["table"]
+
+
+@bp.post("/command")
+@changes_table
+def command():
+    """Any table command as JSON, the same ones the buttons send."""
+    _table().dispatch(json_body())
+    return jsonify(snapshot())
+
+
+@bp.post("/new-game")
+@changes_table
+def new_game():
+    body = json_body()
+    game = body.get("game")
+    setup = body.get("setup", {})
+    if not isinstance(setup, dict):
+        raise BadInput("setup must be a JSON object")
+    _table().new_game(game, setup)
+    return jsonify(snapshot())
+
+
+@bp.post("/undo")
+@changes_table
+def undo():
+    _table().undo()
+    return jsonify(snapshot())
+
+
+@bp.post("/button/<name>")
+@changes_table
+def button(name: str):
+    """The page's copy of the arcade buttons: the same request a press makes."""
+    referee = current_app.extensions["referee"]
+    if name not in ("turn", "undo", "undertaker", "seismic"):
+        raise BadInput(f"no button called {name!r}")
+    referee.handle(name)
+    return jsonify(snapshot())
+
+
+@bp.post("/bones/throw")
+@changes_table
+def virtual_throw():
+    """No camera? The companion throws the dice for you (its random source, recorded as the roll)."""
+    table = _table()
+    if table.game != "rolling-bones":
+        raise BadInput("no Rolling Bones game on the table")
+    to_throw = dict(table.state.turn.to_throw)
+    faces = [table.rng.choice([f for f in FACE_IDS if kind_of(f) == kind]) for kind, n in to_throw.items() for _ in range(n)]
+    table.dispatch({"type": "roll", "faces": faces})
+    return jsonify(snapshot())
+
+
+@bp.post("/bones/name-die")
+@changes_table
+def name_die():
+    body = json_body()
+    face = body.get("face")
+    index = body.get("index")
+    if face not in FACES or not isinstance(index, int):
+        raise BadInput("name a die with its index and a face id")
+    current_app.extensions["referee"].name_die(index, face)
+    return jsonify(snapshot())
+
+
+@bp.get("/bones/best")
+def best():
+    """The best layout for the dice on the table now (the page shows it as a hint)."""
+    table = _table()
+    if table.game != "rolling-bones" or table.state.turn.phase != "lay":
+        return jsonify(best=None)
+    turn = table.state.turn
+    layout: Layout = best_layout(list(turn.loose), turn.layout)
+    return jsonify(best={"score": layout.score().total, "layout": layout.to_json(),
+                         "can_bury": turn.can_bury()})

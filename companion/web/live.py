@@ -1,0 +1,63 @@
+"""Live state: a JSON snapshot, and Server-Sent Events that push it on every change."""
+
+from __future__ import annotations
+
+import json
+import queue
+from itertools import count
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+
+from .auth import csrf_token, from_the_pi, may_change, table_pin
+
+bp = Blueprint("live", __name__)
+
+KEEPALIVE_S = 15
+_ids = count(1)
+
+
+def snapshot() -> dict:
+    table = current_app.extensions["table"]
+    referee = current_app.extensions["referee"]
+    return {**table.view(), "referee": referee.view(),
+            "access": {"may_change": may_change(), "on_pi": from_the_pi(), "pin_set": bool(table_pin())}}
+
+
+@bp.get("/api/state")
+def state():
+    return jsonify({**snapshot(), "csrf": csrf_token()})
+
+
+@bp.get("/events")
+def events():
+    table = current_app.extensions["table"]
+    app = current_app._get_current_object()
+    subscription = table.bus.subscribe()
+    # A reconnecting page (Last-Event-ID) gets the whole state at once: state is small, so
+    # one snapshot replaces any events it missed.
+    environ = request.environ.copy()
+
+    def stream():
+        try:
+            yield ": connected\n\n"
+            yield _event(app, environ)
+            while True:
+                try:
+                    subscription.get(timeout=KEEPALIVE_S)
+                except queue.Empty:
+                    yield ": keep-alive\n\n"
+                    continue
+                while not subscription.empty():  # a burst becomes one snapshot
+                    subscription.get_nowait()
+                yield _event(app, environ)
+        finally:
+            table.bus.unsubscribe(subscription)
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(stream_with_context(stream()), mimetype="text/event-stream", headers=headers)
+
+
+def _event(app, environ) -> str:
+    with app.request_context(environ):
+        data = json.dumps(snapshot())
+    return f"id: {next(_ids)}\nretry: 1000\ndata: {data}\n\n"

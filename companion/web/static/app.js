@@ -1,0 +1,318 @@
+// Crypt Companion page: one state snapshot from the server, redrawn on every live event.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+let csrf = "";
+let state = null;
+let payMode = [];          // indexes of loose dice chosen to pay with
+let tombBrush = ".";
+
+const SHORT = (face) => face.replace("left-", "L ").replace("right-", "R ").replace("upper-arm", "upper arm")
+  .replace("lower-leg", "lower leg");
+const KIND = (face) => face.startsWith("left-") ? "left" : face.startsWith("right-") ? "right" : "center";
+// Where each slot sits in a 7x7 picture of the skeleton (its right is on our left).
+const SLOT_AT = {
+  "skull": [0, 3], "right-hand": [1, 0], "right-forearm": [1, 1], "right-upper-arm": [1, 2], "ribcage": [1, 3],
+  "left-upper-arm": [1, 4], "left-forearm": [1, 5], "left-hand": [1, 6], "spine": [2, 3], "pelvis": [3, 3],
+  "right-thigh": [4, 2], "left-thigh": [4, 4], "right-lower-leg": [5, 2], "left-lower-leg": [5, 4],
+  "right-foot": [6, 2], "left-foot": [6, 4],
+};
+const TERRAIN = { ".": "#5b5346", "#": "#1b1b1b", "O": "#7a6a4f", "~": "#2f6690", "G": "#8b3a3a", "g": "#c9a227", "?": "#3b3f46" };
+
+async function api(path, body) {
+  const response = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: JSON.stringify(body || {}),
+  });
+  const data = await response.json().catch(() => ({ error: `server answered ${response.status}` }));
+  if (!response.ok) { toast(data.error || `server answered ${response.status}`); return null; }
+  if (data.game !== undefined) render(data);
+  return data;
+}
+
+function toast(message) {
+  const t = $("#toast");
+  t.textContent = message; t.hidden = false;
+  clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.hidden = true; }, 4000);
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v);
+  }
+  for (const c of children.flat()) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children.flat()) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+// -- the common frame -------------------------------------------------------------------------
+
+function render(s) {
+  state = s;
+  const ref = s.referee || {};
+  $("#status").className = `pill ${ref.status || "ready"}`;
+  $("#status").textContent = { ready: "ready", busy: "busy", look: "needs a look", error: "error" }[ref.status] || "ready";
+  $("#notice").textContent = ref.notice || "";
+  const access = s.access || {};
+  $("#pinbar").hidden = access.may_change && !(access.on_pi && !access.pin_set);
+  $("#login").hidden = access.may_change;
+  $("#setpin").hidden = !(access.on_pi && !access.pin_set);
+  for (const b of document.querySelectorAll("#buttons button")) b.disabled = !access.may_change;
+  $("#title").textContent = { "rolling-bones": "Rolling Bones", "dark-tomb": "Dark Tomb" }[s.game] || "Crypt Companion";
+  $("#bones").hidden = s.game !== "rolling-bones";
+  $("#tomb").hidden = s.game !== "dark-tomb";
+  if (!s.game) $("#setup-details").open = true;
+  if (s.game === "rolling-bones") renderBones(s);
+  if (s.game === "dark-tomb") renderTomb(s);
+}
+
+// -- Rolling Bones ----------------------------------------------------------------------------
+
+function renderBones(s) {
+  const turn = s.turn;
+  const root = $("#bones");
+  root.replaceChildren();
+  const left = el("div");
+  const right = el("div");
+  root.append(el("div", { class: "bones-grid" }, left, right));
+
+  if (s.winner) left.append(el("p", { class: "winner" }, `${s.winner} wins!`));
+  const table = el("table", { class: "scores" });
+  s.players.forEach((p, i) => table.append(el("tr", { class: i === s.current ? "current" : "" },
+    el("td", {}, p), el("td", {}, s.scores[i]))));
+  left.append(el("h2", {}, `Scores (to ${s.target})`), table, chart(s));
+
+  const sk = el("div", { class: "skeleton", "data-testid": "skeleton" });
+  const cells = Array.from({ length: 49 }, () => el("div"));
+  for (const [slot, [r, c]] of Object.entries(SLOT_AT)) {
+    const face = turn.layout.slots[slot];
+    const cls = face ? (face === slot ? "correct" : "wrong") : "";
+    const hat = slot === "skull" && turn.layout.hat ? " hat" : "";
+    cells[r * 7 + c] = el("div", { class: `slot ${cls}${hat}`, title: slot }, face ? SHORT(face) : SHORT(slot));
+  }
+  sk.append(...cells);
+  right.append(el("h2", {}, `${s.player}'s skeleton: ${turn.score} points`), sk);
+
+  const info = el("p", {}, turn.phase === "over" ? `${turn.why}. Press TURN for the next player.`
+    : turn.phase === "throw" ? (turn.post_ops ? `Throw the ${diceLeft(turn)} dice left (post-op roll ${turn.post_ops}).`
+      : "Throw all 18 dice, then press UNDERTAKER.")
+      : `Tap a green die to lay it. Next post-op roll costs ${turn.next_cost}.`);
+  right.append(info);
+
+  if (turn.phase === "lay") {
+    const legal = new Set(turn.legal.map((m) => m.face));
+    const dice = el("div", { class: "dice", "data-testid": "loose-dice" });
+    turn.loose.forEach((face, i) => {
+      const chosen = payMode.includes(i);
+      dice.append(el("button", {
+        class: `die ${KIND(face)} ${legal.has(face) ? "legal" : ""} ${chosen ? "pay" : ""}`, title: face,
+        onclick: () => tapDie(face, i, turn),
+      }, SHORT(face)));
+    });
+    right.append(dice);
+    const row = el("div", { class: "row" });
+    if (turn.can_bury) row.append(el("button", { class: "go", onclick: () => api("/api/command", { type: "bury" }) }, `Bury (${turn.score})`));
+    if (turn.layout.hat) row.append(el("button", { onclick: () => api("/api/command", { type: "take_hat" }) }, "Take the hat back"));
+    row.append(el("button", {
+      onclick: () => payMode.length === turn.next_cost
+        ? api("/api/command", { type: "pay", dice: payMode.map((i) => turn.loose[i]) }).then(() => { payMode = []; })
+        : toast(`Choose ${turn.next_cost} dice to pay (tap them with "Pay" selected)`),
+    }, `Pay ${payMode.length}/${turn.next_cost} and roll again`));
+    row.append(el("label", {}, el("input", { type: "checkbox", id: "paying", ...(window.paying ? { checked: "" } : {}),
+      onchange: (e) => { window.paying = e.target.checked; payMode = []; render(state); } }), " choose dice to pay"));
+    right.append(row);
+    bestHint(right);
+  }
+  if (turn.phase === "throw" && !s.winner) {
+    right.append(el("div", { class: "row" },
+      el("button", { onclick: () => api("/api/button/undertaker") }, "Read the photo"),
+      el("button", { onclick: () => api("/api/bones/throw") }, "Throw for me")));
+  }
+  const reading = (s.referee || {}).reading;
+  if (reading && reading.photo) {
+    const box = el("div", { class: "photo" }, el("img", { src: `/photos/${reading.photo}`, alt: "the latest throw, dice outlined" }));
+    reading.unreadable.forEach((die, i) => {
+      const pick = el("select", { onchange: (e) => api("/api/bones/name-die", { index: i, face: e.target.value }) },
+        el("option", { value: "" }, "name it…"), ...FACES.map((f) => el("option", { value: f }, f)));
+      box.append(el("div", { class: "row" }, `Die at ${die.center.map(Math.round).join(", ")}: ${die.why} `, pick));
+    });
+    right.append(box);
+  }
+}
+
+const FACES = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "left-lower-leg", "left-foot",
+  "right-upper-arm", "right-forearm", "right-hand", "right-thigh", "right-lower-leg", "right-foot",
+  "hat", "skull", "ribcage", "spine", "pelvis", "gravestone"];
+
+function diceLeft(turn) { return Object.values(Object.fromEntries(turn.to_throw || [])).reduce((a, b) => a + b, 0) || ""; }
+
+function tapDie(face, i, turn) {
+  if (window.paying) {
+    payMode = payMode.includes(i) ? payMode.filter((j) => j !== i) : [...payMode, i];
+    render(state);
+    return;
+  }
+  const moves = turn.legal.filter((m) => m.face === face);
+  if (!moves.length) return toast(`${face} cannot be laid now`);
+  if (face === "gravestone") return api("/api/command", { type: "bury" });
+  if (moves.length === 1) return api("/api/command", { type: "lay", face, slot: moves[0].slot });
+  const slot = prompt(`Forced wrong bone: which slot for ${face}? (${moves.map((m) => m.slot).join(", ")})`, moves[0].slot);
+  if (slot) api("/api/command", { type: "lay", face, slot });
+}
+
+async function bestHint(parent) {
+  const hint = el("p", { class: "hint", "data-testid": "best" });
+  parent.append(hint);
+  const data = await (await fetch("/api/bones/best")).json();
+  if (!data.best) return;
+  const now = state.turn.layout.slots;
+  const lay = Object.keys(data.best.layout.slots).filter((s) => !(s in now));
+  const hat = data.best.layout.hat && !state.turn.layout.hat ? " + hat" : "";
+  hint.textContent = `Best now: ${data.best.score} points` + (lay.length || hat ? ` (lay ${lay.map(SHORT).join(", ")}${hat})` : "")
+    + (data.best.can_bury ? " — a gravestone shows: you may bury" : "");
+}
+
+function chart(s) {
+  const w = 300, h = 120, pad = 18;
+  const totals = s.players.map(() => [0]);
+  for (const [player, points] of s.history) {
+    const i = s.players.indexOf(player);
+    totals.forEach((t, j) => t.push(t[t.length - 1] + (j === i ? points : 0)));
+  }
+  const n = Math.max(1, totals[0].length - 1);
+  const top = Math.max(s.target, ...totals.flat());
+  const x = (k) => pad + (k / n) * (w - 2 * pad), y = (v) => h - pad - (v / top) * (h - 2 * pad);
+  const colours = ["#58a6ff", "#f7768e", "#3fb950", "#e3a008", "#bb9af7", "#7dcfff"];
+  const g = svg("svg", { viewBox: `0 0 ${w} ${h}`, "data-testid": "chart", role: "img", "aria-label": "score history" },
+    svg("line", { x1: pad, x2: w - pad, y1: y(s.target), y2: y(s.target), stroke: "#555", "stroke-dasharray": "4" }));
+  totals.forEach((t, i) => g.append(svg("polyline", { fill: "none", stroke: colours[i % 6], "stroke-width": 2.5,
+    points: t.map((v, k) => `${x(k)},${y(v)}`).join(" ") }),
+    svg("text", { x: x(t.length - 1) + 2, y: y(t[t.length - 1]) - 3, "font-size": 10 }, s.players[i])));
+  return g;
+}
+
+// -- Dark Tomb --------------------------------------------------------------------------------
+
+function renderTomb(s) {
+  const root = $("#tomb");
+  root.replaceChildren();
+  const mapBox = el("div", { class: "map" });
+  const side = el("div");
+  root.append(el("div", { class: "tomb-grid" }, mapBox, side));
+  const sc = s.scenario, W = s.width, H = s.height, C = 40;
+  const picture = svg("svg", { viewBox: `0 0 ${W * C} ${H * C}`, "data-testid": "map" },
+    svg("defs", {}, svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" },
+      svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#f85149" }))));
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const t = (sc.map[y] || "")[x] || "?";
+      picture.append(svg("rect", { x: x * C, y: y * C, width: C - 1, height: C - 1, fill: TERRAIN[t], "data-cell": `${x},${y}`,
+        style: "cursor:pointer" }));
+    }
+  }
+  picture.addEventListener("click", (e) => {
+    const cell = e.target.getAttribute && e.target.getAttribute("data-cell");
+    if (!cell) return;
+    const [x, y] = cell.split(",").map(Number);
+    const here = (sc.map[y] || "")[x] || "?";
+    if (tombBrush === "reveal") api("/api/command", { type: "reveal", cell: [x, y], terrain: "." });
+    else if (here !== tombBrush) api("/api/command", { type: "paint", cell: [x, y], terrain: tombBrush });
+  });
+  const centre = (p) => [p[0] * C + C / 2, p[1] * C + C / 2];
+  const last = s.last_turn;
+  if (last) {
+    for (const a of last.activations) {
+      const [x1, y1] = centre(a.from), [x2, y2] = centre(a.to);
+      if (x1 !== x2 || y1 !== y2) picture.append(svg("line", { x1, y1, x2, y2, stroke: "#f85149", "stroke-width": 3, "marker-end": "url(#arrow)" }));
+      if (a.fled_to) {
+        const [x3, y3] = centre(a.fled_to);
+        picture.append(svg("line", { x1: x2, y1: y2, x2: x3, y2: y3, stroke: "#e3a008", "stroke-width": 3, "stroke-dasharray": "6", "marker-end": "url(#arrow)" }));
+      }
+    }
+  }
+  const piece = (p, colour) => {
+    if (p.hp < 1) return;
+    const [cx, cy] = centre(p.pos);
+    picture.append(svg("circle", { cx, cy, r: C * 0.38, fill: colour, stroke: "#000" }),
+      svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, style: "fill:#000" }, p.id.slice(0, 3)));
+  };
+  sc.characters.forEach((c) => piece(c, "#58a6ff"));
+  sc.monsters.forEach((m) => piece(m, "#f85149"));
+  mapBox.append(picture);
+
+  const palette = el("div", { class: "palette row" }, "Paint:",
+    ...[[".", "ground"], ["#", "wall"], ["O", "obstacle"], ["~", "water"], ["G", "gate"], ["g", "open gate"], ["?", "face-down"], ["reveal", "reveal"]]
+      .map(([t, name]) => el("label", {}, el("input", { type: "radio", name: "brush", value: t, ...(tombBrush === t ? { checked: "" } : {}),
+        onchange: () => { tombBrush = t; } }), name)));
+  mapBox.append(palette);
+
+  side.append(el("h2", {}, s.whose_turn === "stage" ? `Round ${s.round}: the Stage turn` : `Round ${s.round}: ${s.whose_turn}'s turn`));
+  const hp = el("ul");
+  sc.characters.forEach((c) => hp.append(el("li", {}, `${c.id}: ${c.hp < 1 ? "defeated" : `${c.hp}/${c.max_hp} HP`}`)));
+  sc.monsters.forEach((m) => hp.append(el("li", {}, `${m.id}: ${m.hp < 1 ? "defeated" : `${m.hp} HP`}`)));
+  side.append(hp);
+  if (s.whose_turn === "stage" && !s.stage_done) {
+    const rolls = el("input", { id: "d20s", placeholder: "physical d20s, e.g. 7 14 3 (optional)", size: 26 });
+    side.append(el("div", { class: "row" }, rolls, el("button", { class: "go", onclick: () => {
+      const entered = rolls.value.split(/[\s,]+/).filter(Boolean).map(Number);
+      api("/api/command", { type: "stage_turn", rolls: entered });
+    } }, "Run the Stage turn")));
+  }
+  if (last) {
+    const list = el("ol", { class: "why", "data-testid": "why" });
+    list.append(el("li", {}, `Seismic d20: ${last.seismic.roll}${last.seismic.quake ? " — QUAKE! every character −1 HP" : ""}`));
+    for (const a of last.activations) {
+      const rolls = a.attacks.map((r) => el("span", { class: r.hit ? "hit" : "miss" }, ` [${r.target}: ${r.roll}→${r.total} ${r.hit ? `hit −${r.damage}` : "miss"}]`));
+      list.append(el("li", {}, el("strong", {}, a.monster), `: ${a.why}`, ...rolls));
+    }
+    side.append(list);
+    if (last.stage_complete) side.append(el("p", { class: "winner" }, "Stage complete!"));
+    if (last.party_defeated) side.append(el("p", { class: "winner", style: "color:var(--red)" }, "The party is defeated."));
+  }
+}
+
+// -- wiring -----------------------------------------------------------------------------------
+
+document.querySelectorAll("#buttons button").forEach((b) =>
+  b.addEventListener("click", () => api(`/api/button/${b.dataset.button}`)));
+$("#new-bones").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const players = $("#players").value.split(",").map((p) => p.trim()).filter(Boolean);
+  api("/api/new-game", { game: "rolling-bones", setup: { players, target: Number($("#target").value) } })
+    .then((d) => { if (d) $("#setup-details").open = false; });
+});
+$("#demo-stage").addEventListener("click", async () => {
+  $("#scenario").value = JSON.stringify(await (await fetch("/api/tomb/demo-stage")).json(), null, 1);
+});
+$("#new-tomb").addEventListener("submit", (e) => {
+  e.preventDefault();
+  let scenario;
+  try { scenario = JSON.parse($("#scenario").value); } catch (err) { return toast(`scenario is not valid JSON: ${err.message}`); }
+  api("/api/new-game", { game: "dark-tomb", setup: { scenario } }).then((d) => { if (d) $("#setup-details").open = false; });
+});
+$("#login").addEventListener("submit", (e) => { e.preventDefault(); api("/api/login", { pin: $("#pin").value }).then(refresh); });
+$("#setpin").addEventListener("submit", (e) => { e.preventDefault(); api("/api/pin", { pin: $("#newpin").value }).then(refresh); });
+
+async function refresh() {
+  const data = await (await fetch("/api/state")).json();
+  csrf = data.csrf;
+  render(data);
+}
+
+function connect() {
+  const source = new EventSource("/events");
+  source.onopen = () => { $("#live").className = "live on"; };
+  source.onmessage = (e) => render(JSON.parse(e.data));
+  source.onerror = () => { $("#live").className = "live off"; };  // EventSource reconnects by itself
+}
+
+refresh().then(connect);

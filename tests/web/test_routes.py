@@ -1,0 +1,137 @@
+"""Every route through the Flask test client, including its error answers."""
+
+import json
+
+import pytest
+
+from companion.web.tomb import demo_stage
+
+PERFECT = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "left-lower-leg", "left-foot",
+           "right-upper-arm", "right-forearm", "right-hand", "right-thigh", "right-lower-leg", "right-foot",
+           "hat", "skull", "ribcage", "spine", "pelvis", "gravestone"]
+PHONE = {"REMOTE_ADDR": "192.0.2.7"}
+
+
+def test_pages_render(client):
+    for path in ("/", "/kiosk"):
+        page = client.get(path)
+        assert page.status_code == 200 and b"Crypt Companion" in page.data and b"app.js" in page.data
+    assert b'class="kiosk"' in client.get("/kiosk").data
+
+
+def test_state_is_json_with_a_csrf_token(client):
+    state = client.get("/api/state").get_json()
+    assert state["game"] == "rolling-bones" and state["players"] == ["Ann", "Bob"] and state["csrf"]
+
+
+def test_changes_need_the_csrf_token(client):
+    answer = client.post("/api/command", json={"type": "roll", "faces": PERFECT})
+    assert answer.status_code == 403 and "CSRF" in answer.get_json()["error"]
+
+
+def test_a_roll_then_lays_then_bury(api, companion):
+    assert api("/api/command", {"type": "roll", "faces": PERFECT}).status_code == 200
+    for face in ["skull", "ribcage", "hat"]:
+        assert api("/api/command", {"type": "lay", "face": face}).status_code == 200
+    state = api("/api/command", {"type": "bury"}).get_json()
+    assert state["scores"] == [4, 0] and state["turn"]["outcome"] == "buried"
+
+
+def test_best_hint(client, api):
+    assert client.get("/api/bones/best").get_json() == {"best": None}
+    api("/api/command", {"type": "roll", "faces": PERFECT})
+    best = client.get("/api/bones/best").get_json()["best"]
+    assert best["score"] == 50 and best["can_bury"] is True
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({"type": "lay", "face": "skull"}, 409, "no roll"),
+    ({"type": "dance"}, 400, "unknown Rolling Bones command"),
+    ({"type": "roll", "faces": ["skull"]}, 409, "must have 6 left"),
+    ({"type": "roll", "faces": "skull"}, 400, "list of face ids"),
+    ({"nothing": 1}, 400, '"type"'),
+])
+def test_refused_commands_answer_4xx_with_a_message(api, body, status, message):
+    answer = api("/api/command", body)
+    assert answer.status_code == status and message in answer.get_json()["error"]
+
+
+def test_body_that_is_not_json(client, api):
+    answer = client.post("/api/command", data="{oops", content_type="application/json", headers={"X-CSRF-Token": api.token})
+    assert answer.status_code == 400 and "JSON object" in answer.get_json()["error"]
+
+
+def test_virtual_throw_and_undo(api, companion):
+    state = api("/api/bones/throw").get_json()
+    assert state["turn"]["phase"] == "lay" and len(state["turn"]["loose"]) == 18
+    state = api("/api/undo").get_json()
+    assert state["turn"]["phase"] == "throw"
+    assert api("/api/undo").status_code == 409
+
+
+def test_new_game_and_bad_setups(api):
+    assert api("/api/new-game", {"game": "rolling-bones", "setup": {"players": ["x", "y", "z"]}}).get_json()["players"] == ["x", "y", "z"]
+    assert api("/api/new-game", {"game": "chess", "setup": {}}).status_code == 400
+    answer = api("/api/new-game", {"game": "rolling-bones", "setup": {"players": ["solo"]}})
+    assert answer.status_code == 400 and "at least 2" in answer.get_json()["error"]
+    answer = api("/api/new-game", {"game": "dark-tomb", "setup": {"scenario": {"map": ["..X"], "characters": [], "monsters": []}}})
+    assert answer.status_code == 400 and "row 0, column 2" in answer.get_json()["error"]
+
+
+def test_dark_tomb_round(api, client):
+    state = api("/api/new-game", {"game": "dark-tomb", "setup": {"scenario": demo_stage()}}).get_json()
+    assert state["whose_turn"] == "brienne"
+    assert api("/api/button/seismic").status_code == 409  # not the Stage's turn yet
+    api("/api/button/turn")
+    state = api("/api/button/turn").get_json()
+    assert state["whose_turn"] == "stage"
+    assert api("/api/button/turn").status_code == 409  # the Stage turn must run first
+    state = api("/api/command", {"type": "stage_turn", "rolls": [19, 10, 10, 10, 10, 10]}).get_json()
+    assert state["last_turn"]["seismic"] == {"roll": 19, "quake": True}
+    hp = [c["hp"] for c in state["scenario"]["characters"]]
+    assert hp[0] <= 9 and hp[1] <= 7  # the quake hurt both (monsters may add to it)
+    assert all(a["why"] for a in state["last_turn"]["activations"])
+    state = api("/api/button/turn").get_json()
+    assert state["whose_turn"] == "brienne" and state["round"] == 2
+    state = api("/api/command", {"type": "reveal", "cell": [13, 5], "terrain": "."}).get_json()
+    assert state["scenario"]["map"][5][13] == "."
+    assert api("/api/command", {"type": "reveal", "cell": [1, 1]}).status_code == 409
+    assert api("/api/command", {"type": "paint", "cell": [99, 1], "terrain": "#"}).status_code == 400
+    assert api("/api/command", {"type": "paint", "cell": [1, 1], "terrain": "#"}).status_code == 400  # brienne stands there
+    assert api("/api/command", {"type": "stage_turn", "rolls": [0]}).status_code in (400, 409)
+    assert client.get("/api/tomb/demo-stage").get_json()["map"]
+
+
+def test_phones_read_but_need_the_pin_to_change(companion):
+    phone = companion.app.test_client()
+    state = phone.get("/api/state", environ_base=PHONE).get_json()
+    assert state["access"]["may_change"] is False
+    token = state["csrf"]
+    answer = phone.post("/api/command", json={"type": "next_turn"}, headers={"X-CSRF-Token": token}, environ_base=PHONE)
+    assert answer.status_code == 403 and "PIN" in answer.get_json()["error"]
+    answer = phone.post("/api/login", json={"pin": "1234"}, headers={"X-CSRF-Token": token}, environ_base=PHONE)
+    assert answer.status_code == 403 and "no table PIN" in answer.get_json()["error"]
+
+
+def test_pin_set_on_the_pi_then_phone_logs_in(companion, api):
+    assert api("/api/pin", {"pin": "12"}).status_code == 400
+    assert api("/api/pin", {"pin": "2468"}).status_code == 200
+    phone = companion.app.test_client()
+    token = phone.get("/api/state", environ_base=PHONE).get_json()["csrf"]
+    post = lambda path, body: phone.post(path, json=body, headers={"X-CSRF-Token": token}, environ_base=PHONE)
+    assert post("/api/login", {"pin": "0000"}).status_code == 403
+    assert post("/api/pin", {"pin": "9999"}).status_code == 403
+    assert post("/api/login", {"pin": "2468"}).status_code == 200
+    assert post("/api/bones/throw", {}).status_code == 200
+
+
+def test_unknown_pages_and_methods(client):
+    assert client.get("/nope").status_code == 404
+    assert client.get("/api/command").status_code == 405
+    assert client.get("/photos/..%2Fsecret_key").status_code == 404
+
+
+def test_uploads_are_size_limited(client, api):
+    big = json.dumps({"type": "load", "scenario": {"map": ["." * 1000] * 9000}})
+    answer = client.post("/api/command", data=big, content_type="application/json", headers={"X-CSRF-Token": api.token})
+    assert answer.status_code == 413
