@@ -6,6 +6,7 @@ let csrf = "";
 let state = null;
 let payMode = [];          // indexes of loose dice chosen to pay with
 let tombBrush = ".";
+let paying = false;        // tapping dice chooses them to pay instead of laying them
 
 const SHORT = (face) => face.replace("left-", "L ").replace("right-", "R ").replace("upper-arm", "upper arm")
   .replace("lower-leg", "lower leg");
@@ -124,11 +125,11 @@ function renderBones(s) {
     if (turn.layout.hat) row.append(el("button", { onclick: () => api("/api/command", { type: "take_hat" }) }, "Take the hat back"));
     row.append(el("button", {
       onclick: () => payMode.length === turn.next_cost
-        ? api("/api/command", { type: "pay", dice: payMode.map((i) => turn.loose[i]) }).then(() => { payMode = []; })
+        ? api("/api/command", { type: "pay", dice: payMode.map((i) => turn.loose[i]) }).then(() => { payMode = []; paying = false; })
         : toast(`Choose ${turn.next_cost} dice to pay (tap them with "Pay" selected)`),
     }, `Pay ${payMode.length}/${turn.next_cost} and roll again`));
-    row.append(el("label", {}, el("input", { type: "checkbox", id: "paying", ...(window.paying ? { checked: "" } : {}),
-      onchange: (e) => { window.paying = e.target.checked; payMode = []; render(state); } }), " choose dice to pay"));
+    row.append(el("label", {}, el("input", { type: "checkbox", id: "paying", ...(paying ? { checked: "" } : {}),
+      onchange: (e) => { paying = e.target.checked; payMode = []; render(state); } }), " choose dice to pay"));
     right.append(row);
     bestHint(right);
   }
@@ -156,7 +157,7 @@ const FACES = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "lef
 function diceLeft(turn) { return Object.values(Object.fromEntries(turn.to_throw || [])).reduce((a, b) => a + b, 0) || ""; }
 
 function tapDie(face, i, turn) {
-  if (window.paying) {
+  if (paying) {
     payMode = payMode.includes(i) ? payMode.filter((j) => j !== i) : [...payMode, i];
     render(state);
     return;
@@ -232,6 +233,7 @@ function renderTomb(s) {
   if (last) {
     for (const a of last.activations) {
       const [x1, y1] = centre(a.from), [x2, y2] = centre(a.to);
+      if (x1 !== x2 || y1 !== y2) picture.append(svg("circle", { cx: x1, cy: y1, r: C * 0.3, fill: "none", stroke: "#f85149", "stroke-dasharray": "3" }));
       if (x1 !== x2 || y1 !== y2) picture.append(svg("line", { x1, y1, x2, y2, stroke: "#f85149", "stroke-width": 3, "marker-end": "url(#arrow)" }));
       if (a.fled_to) {
         const [x3, y3] = centre(a.fled_to);

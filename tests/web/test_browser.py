@@ -1,0 +1,125 @@
+"""The real page in headless Chromium, served by waitress on 127.0.0.1, buttons on mock pins."""
+
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.web.tomb import demo_stage
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+playwright = pytest.importorskip("playwright.sync_api") if CHROMIUM else None
+if CHROMIUM is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must install Debian's chromium for the browser tests (.ci/run does)")
+    pytest.skip("no chromium on this machine: apt-get install chromium", allow_module_level=True)
+
+SHOTS = Path(os.environ.get("COMPANION_SHOTS", Path(__file__).resolve().parents[2] / "build" / "screenshots"))
+
+
+@pytest.fixture
+def server(companion):
+    from waitress.server import create_server
+
+    srv = create_server(companion.app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.effective_port}"
+    srv.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run", "--disable-quic"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def live(page):
+    page.wait_for_selector("#live.on", timeout=5000)
+
+
+def shoot(page, name, width, height):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": width, "height": height})
+    page.screenshot(path=str(SHOTS / f"{name}-{width}x{height}.png"))
+
+
+def test_a_button_press_on_the_pins_changes_the_page(server, page, companion, pin_factory):
+    page.goto(server + "/kiosk")
+    live(page)
+    page.get_by_text("Throw for me").click()
+    page.wait_for_selector("[data-testid=loose-dice] button")
+    # lay what fits by tapping green dice until none is left, then bury or lose
+    for _ in range(20):
+        turn = companion.table.state.turn
+        if turn.phase != "lay" or not [m for m in turn.legal_lays() if m.face != "gravestone"]:
+            break
+        page.locator("[data-testid=loose-dice] button.legal").first.click()
+        page.wait_for_timeout(150)
+    assert companion.table.state.turn.layout.slots, "tapping green dice laid bones"
+    for name in ("kiosk-bones",):
+        shoot(page, name, 800, 480)
+        shoot(page, name, 1920, 1080)
+
+
+def test_turn_button_on_mock_pins_reaches_the_page(server, page, companion, pin_factory):
+    page.goto(server + "/")
+    live(page)
+    faces = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "left-lower-leg", "left-foot",
+             "right-upper-arm", "right-forearm", "right-hand", "right-thigh", "right-lower-leg", "right-foot",
+             "hat", "skull", "ribcage", "spine", "pelvis", "gravestone"]
+    companion.table.dispatch({"type": "roll", "faces": faces})
+    companion.table.dispatch({"type": "lay", "face": "skull"})
+    page.get_by_role("button", name="Bury (1)").click()
+    page.wait_for_selector("text=Press TURN for the next player")
+    pin = pin_factory.pin(17)
+    pin.drive_low()
+    time.sleep(0.1)
+    pin.drive_high()
+    page.wait_for_selector(".scores tr.current >> text=Bob", timeout=3000)
+    assert page.locator(".scores tr").nth(0).inner_text().split() == ["Ann", "1"]
+
+
+def test_a_dark_tomb_stage_turn_from_the_page(server, page, companion):
+    page.goto(server + "/kiosk")
+    live(page)
+    page.locator("#setup-details summary").click()
+    page.get_by_role("button", name="Demo Stage").click()
+    page.wait_for_function("document.querySelector('#scenario').value.length > 10")
+    page.locator("#new-tomb button", has_text="Start").click()
+    page.wait_for_selector("[data-testid=map]")
+    page.locator("#buttons button[data-button=turn]").click()
+    page.wait_for_selector("text=edric's turn")
+    page.locator("#buttons button[data-button=turn]").click()
+    page.wait_for_selector("text=the Stage turn")
+    page.fill("#d20s", "12 10 10 10 10 10")
+    page.get_by_role("button", name="Run the Stage turn").click()
+    page.wait_for_selector("[data-testid=why] li >> text=Seismic d20: 12")
+    items = page.locator("[data-testid=why] li").all_inner_texts()
+    assert len(items) == 1 + 3 and all(":" in item for item in items)
+    assert page.locator("[data-testid=map] line").count() >= 1  # the moves drawn as arrows
+    shoot(page, "kiosk-tomb", 800, 480)
+    shoot(page, "kiosk-tomb", 1920, 1080)
+
+
+def test_errors_show_as_a_message_not_a_crash(server, page):
+    page.goto(server + "/")
+    live(page)
+    page.locator("#buttons button[data-button=turn]").click()
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "not over" in page.locator("#toast").inner_text()
