@@ -23,6 +23,12 @@ test: venv
 bench: venv
 	$(BIN)/python bench/bones_best.py
 	$(BIN)/python bench/tomb_turn.py
+	$(BIN)/python bench/dice_read.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+
+## Regenerate the rendered dice photo sets (OpenCV only; see bench/render/dice_scene.py)
+dice-photos: venv
+	$(BIN)/python -m bench.render.render bench/data/dice/dev --photos 10 --seed 200 --style 0 --enroll 8 --colouring black
+	$(BIN)/python -m bench.render.render bench/data/dice/heldout --photos 5 --seed 900 --style 1 --enroll 8 --colouring ivory

@@ -75,6 +75,38 @@ def tomb_check(args: argparse.Namespace) -> None:
           f"{scenario.grid.width}x{scenario.grid.height} map")
 
 
+# -- dice ---------------------------------------------------------------------------------
+
+def dice_enroll(args: argparse.Namespace) -> None:
+    from .vision.dice import DiceReader
+
+    reader = DiceReader.enroll(args.dir)
+    folder = reader.save(args.set)
+    print(f"enrolled {len(set(reader.labels))} faces from {args.dir} as set {args.set!r} ({folder}); "
+          f"die {reader.die_side:.0f} px across")
+
+
+def dice_read(args: argparse.Namespace) -> None:
+    from .devices.camera import read_image
+    from .vision.dice import DiceReader, annotate_reading
+
+    reader = DiceReader.load(args.set)
+    image = read_image(args.image)
+    reading = reader.read(image)
+    if args.annotate:
+        import cv2
+
+        if not cv2.imwrite(args.annotate, annotate_reading(image, reading)):
+            raise BadInput(f"cannot write {args.annotate} (a .png or .jpg path in a folder that exists)")
+    if args.json:
+        _print_json(reading)
+        return
+    faces = ", ".join(d["face"] for d in reading["dice"]) or "no dice"
+    print(f"{len(reading['dice'])} read: {faces}")
+    for die in reading["unreadable"]:
+        print(f"unreadable at {die['center']}: {die['why']}")
+
+
 # -- serve --------------------------------------------------------------------------------
 
 def serve(args: argparse.Namespace) -> None:
@@ -115,6 +147,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = tsub.add_parser("check", help="validate a scenario and draw its map")
     p.add_argument("scenario", metavar="SCENARIO.json")
     p.set_defaults(run=tomb_check)
+    dice = sub.add_parser("dice", help="Rolling Bones dice: enroll a set, read a photo")
+    dsub = dice.add_subparsers(dest="command", required=True)
+    p = dsub.add_parser("enroll", help="learn a dice set from DIR/<face-id>/*.jpg")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--set", required=True, help="name of the dice set")
+    p.set_defaults(run=dice_enroll)
+    p = dsub.add_parser("read", help="read every die in a photo")
+    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("--set", default="demo", help="dice set to read with (default: demo)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--annotate", metavar="OUT.png", help="also write the photo with every die outlined and named")
+    p.set_defaults(run=dice_read)
     return parser
 
 

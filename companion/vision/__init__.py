@@ -1,0 +1,1 @@
+"""OpenCV: an image in, an observation out. No game rules here."""

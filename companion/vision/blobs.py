@@ -1,0 +1,153 @@
+"""Find dice-sized blobs that stand out from the mat, splitting dice that touch.
+
+The mat is modelled as a heavy median blur at low resolution (the dice are
+small next to it), so any mat colour, texture and slow light gradient works.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SCALE = 0.5     # segment at half resolution: dice stay ~20 px wide
+BG_SCALE = 0.125     # the mat model: dice are ~5 px here, the median window spans several
+MIN_THICKNESS = 10   # work px: a die is ~20 across from 55-75 cm; mat edges and cables are thinner
+
+
+@dataclass
+class Blob:
+    """A die candidate in full-resolution pixels: its rotated box and what it touched."""
+
+    center: tuple[float, float]
+    size: tuple[float, float]
+    angle: float
+    area: float
+    at_border: bool
+
+    @property
+    def side(self) -> float:
+        return (self.size[0] + self.size[1]) / 2
+
+    @property
+    def aspect(self) -> float:
+        a, b = self.size
+        return max(a, b) / max(1e-6, min(a, b))
+
+    def box(self) -> np.ndarray:
+        return cv2.boxPoints((self.center, self.size, self.angle))
+
+
+def foreground(image: np.ndarray) -> np.ndarray:
+    """A mask (at WORK_SCALE) of what is not mat."""
+    small = cv2.resize(image, None, fx=WORK_SCALE, fy=WORK_SCALE, interpolation=cv2.INTER_AREA)
+    tiny = cv2.resize(small, None, fx=BG_SCALE / WORK_SCALE, fy=BG_SCALE / WORK_SCALE, interpolation=cv2.INTER_AREA)
+    mat = cv2.medianBlur(tiny, 9)
+    mat = cv2.resize(mat, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
+    diff = cv2.absdiff(small, mat).astype(np.int16).sum(axis=2)
+    noise = float(np.median(diff))
+    threshold = max(18.0, noise * 3.0 + 9.0)
+    mask = (diff > threshold).astype(np.uint8) * 255
+    # a dark die on a dark mat differs little in colour, but its rim and pictogram are sharp edges
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 1.0)
+    edges = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
+    edge_floor = max(60.0, float(np.median(edges)) * 6.0)
+    mask |= (edges > edge_floor).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask = _fill_small_holes(mask, max_hole=900)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+
+
+def _fill_small_holes(mask: np.ndarray, max_hole: int) -> np.ndarray:
+    """Fill holes up to a die's size (the inside of a pictogram), never the whole mat inside its edge."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
+    small = np.zeros(n, bool)
+    small[1:] = stats[1:, cv2.CC_STAT_AREA] <= max_hole
+    filled = mask.copy()
+    filled[small[labels]] = 255
+    return filled
+
+
+def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[Blob], float]:
+    """Dice candidates. With ``die_side`` (px, as enrolled) touching dice are split and
+    blobs far from a die's size dropped; without it (enrollment) every solid blob is kept."""
+    mask = foreground(image)
+    h, w = mask.shape
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = 60 if die_side is None else (die_side * WORK_SCALE) ** 2 * 0.35
+    # dice (alone or touching) fill most of their box; mat edges and cables do not
+    contours = [c for c in contours if cv2.contourArea(c) >= min_area and _fill(c) > 0.65 and _thickness(c) >= MIN_THICKNESS]
+    die_side = die_side or 0.0
+    blobs: list[Blob] = []
+    expected = (die_side * WORK_SCALE) ** 2
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if expected and area > expected * 1.5:
+            blobs += _split(mask, contour, die_side * WORK_SCALE)
+        else:
+            blobs.append(_blob(contour, w, h))
+    if expected:
+        blobs = [b for b in blobs if b.area >= 0.35 * die_side ** 2]  # specks; big blobs stay, to be flagged
+    markers = marker_outlines(image)
+    blobs = [b for b in blobs if not any(cv2.pointPolygonTest(m, b.center, False) >= 0 for m in markers)]
+    return blobs, die_side
+
+
+def marker_outlines(image: np.ndarray) -> list[np.ndarray]:
+    """The mat's ArUco corner markers (DICT_4X4_50), grown a little: never dice."""
+    small = cv2.resize(image, None, fx=WORK_SCALE, fy=WORK_SCALE, interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
+                                       cv2.aruco.DetectorParameters())
+    corners, ids, _ = detector.detectMarkers(gray)
+    outlines = []
+    for quad in corners if ids is not None else ():
+        quad = quad.reshape(4, 2) / WORK_SCALE
+        centre = quad.mean(axis=0)
+        outlines.append(((quad - centre) * 1.5 + centre).astype(np.float32))  # the white border too
+    return outlines
+
+
+def _thickness(contour) -> float:
+    return min(cv2.minAreaRect(contour)[1])
+
+
+def _fill(contour) -> float:
+    (_, _), (a, b), _ = cv2.minAreaRect(contour)
+    return cv2.contourArea(contour) / (a * b) if a * b else 0.0
+
+
+def _blob(contour, w: int, h: int) -> Blob:
+    (cx, cy), (a, b), angle = cv2.minAreaRect(contour)
+    x, y, bw, bh = cv2.boundingRect(contour)
+    border = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+    s = 1 / WORK_SCALE
+    return Blob((cx * s, cy * s), (a * s, b * s), angle, cv2.contourArea(contour) * s * s, border)
+
+
+def _split(mask: np.ndarray, contour, side: float) -> list[Blob]:
+    """Touching dice: as many dice as the area holds, found by k-means on the blob's pixels.
+
+    (A distance transform cannot part two dice lying edge to edge: their union is a
+    rectangle with one long ridge, no separate peaks.)
+    """
+    h, w = mask.shape
+    x, y, bw, bh = cv2.boundingRect(contour)
+    region = np.zeros((bh, bw), np.uint8)
+    cv2.drawContours(region, [contour], -1, 255, -1, offset=(-x, -y))
+    ys, xs = np.nonzero(region)
+    k = max(2, int(round(len(xs) / (side * side))))
+    if k > 12:
+        return [_blob(contour, w, h)]
+    points = np.column_stack([xs, ys]).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.2)
+    cv2.setRNGSeed(7)  # the same photo always splits the same way
+    _, labels, _ = cv2.kmeans(points, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    blobs = []
+    for label in range(k):
+        part = points[labels.ravel() == label] + np.array([x, y], np.float32)
+        if len(part) < 5:
+            continue
+        blobs.append(_blob(cv2.convexHull(part.astype(np.int32)), w, h))
+    return blobs

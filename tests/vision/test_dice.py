@@ -1,0 +1,133 @@
+"""The dice reader on real image files: rendered photos with ground truth (bench/data/dice)."""
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import BadInput, DeviceError
+from companion.vision.dice import DiceReader, annotate_reading
+
+DEV = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice" / "dev"
+NEAR = 20  # px: a reading this close to a true centre is that die
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory):
+    import os
+
+    os.environ["COMPANION_MODELS"] = str(tmp_path_factory.mktemp("models"))
+    reader = DiceReader.enroll(DEV / "enroll")
+    reader.save("dev")
+    yield DiceReader.load("dev")
+    os.environ.pop("COMPANION_MODELS")
+
+
+def near(reading_list, centre):
+    return [d for d in reading_list if abs(d["center"][0] - centre[0]) + abs(d["center"][1] - centre[1]) < NEAR]
+
+
+@pytest.mark.parametrize("scene", ["scene-00200", "scene-00201", "scene-00205", "scene-00207"])
+def test_photos_against_ground_truth(reader, scene):
+    image = cv2.imread(str(DEV / f"{scene}.jpg"))
+    truth = json.loads((DEV / f"{scene}.json").read_text())["dice"]
+    reading = reader.read(image)
+    level = [d for d in truth if not d["cocked"]]
+    read_right = 0
+    for die in truth:
+        found = near(reading["dice"], die["center"])
+        if die["cocked"]:
+            assert not found, f"a cocked {die['face']} was read as {found}"
+        elif found:
+            assert found[0]["face"] == die["face"], f"misread {die['face']} as {found[0]['face']}"
+            assert found[0]["kind"] == die["kind"]
+            read_right += 1
+    assert read_right >= 0.6 * len(level)  # the rest abstain, never guess
+    for read in reading["dice"]:
+        assert near(truth, read["center"]), f"a die read where there is none: {read}"
+        assert 0 < read["confidence"] <= 1
+
+
+def test_every_unreadable_die_says_where_and_why(reader):
+    reading = reader.read(cv2.imread(str(DEV / "scene-00201.jpg")))
+    assert reading["unreadable"]
+    for die in reading["unreadable"]:
+        assert len(die["center"]) == 2 and die["why"]
+
+
+def test_an_empty_mat_reads_no_dice(reader):
+    from bench.render.dice_scene import render_scene
+
+    photo, truth = render_scene(77, n_dice=0, colouring="black", markers=True)
+    reading = reader.read(photo)
+    assert reading["dice"] == [] and truth["dice"] == []
+
+
+def test_a_black_frame_reads_nothing(reader):
+    reading = reader.read(np.zeros((1296, 2304, 3), np.uint8))
+    assert reading["dice"] == [] and reading["unreadable"] == []
+
+
+def test_a_blurred_photo_is_not_guessed(reader):
+    image = cv2.GaussianBlur(cv2.imread(str(DEV / "scene-00200.jpg")), (0, 0), 6)
+    reading = reader.read(image)
+    assert reading["dice"] == []
+
+
+def test_enrollment_with_a_missing_face_folder(tmp_path):
+    shutil.copytree(DEV / "enroll", tmp_path / "enroll")
+    shutil.rmtree(tmp_path / "enroll" / "left-hand")
+    with pytest.raises(BadInput, match="no photos for face 'left-hand'"):
+        DiceReader.enroll(tmp_path / "enroll")
+
+
+def test_enrollment_photo_with_no_die(tmp_path):
+    shutil.copytree(DEV / "enroll", tmp_path / "enroll")
+    for photo in (tmp_path / "enroll" / "skull").glob("*.jpg"):
+        cv2.imwrite(str(photo), np.full((320, 320, 3), 90, np.uint8))
+    with pytest.raises(BadInput, match="no die found"):
+        DiceReader.enroll(tmp_path / "enroll")
+
+
+def test_annotated_photo_has_the_photo_size(reader):
+    image = cv2.imread(str(DEV / "scene-00201.jpg"))
+    out = annotate_reading(image, reader.read(image))
+    assert out.shape == image.shape and not np.array_equal(out, image)
+
+
+def test_cli_read_and_annotate(run_cli, reader, tmp_path):
+    import os
+
+    done = run_cli("dice", "read", str(DEV / "scene-00200.jpg"), "--set", "dev", "--json",
+                   "--annotate", str(tmp_path / "out.png"))
+    assert done.returncode == 0, done.stderr
+    reading = json.loads(done.stdout)
+    assert set(reading) == {"dice", "unreadable", "ms"}
+    assert all(set(d) == {"face", "kind", "center", "confidence"} for d in reading["dice"])
+    assert cv2.imread(str(tmp_path / "out.png")).shape == (1296, 2304, 3)
+    assert os.environ["COMPANION_MODELS"]
+
+
+def test_cli_errors(run_cli, reader, tmp_path):
+    assert "no such image" in run_cli("dice", "read", "missing.jpg", "--set", "dev").stderr
+    assert "no dice set 'nope'" in run_cli("dice", "read", str(DEV / "scene-00200.jpg"), "--set", "nope").stderr
+    done = run_cli("dice", "enroll", str(tmp_path / "nothing"), "--set", "x")
+    assert done.returncode == 2 and "no such folder" in done.stderr
+
+
+def test_replay_camera(tmp_path):
+    from companion.devices.camera import FolderCamera
+
+    for i in (2, 1):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((8, 8, 3), i * 50, np.uint8))
+    (tmp_path / "notes.txt").write_text("not a photo")
+    camera = FolderCamera(tmp_path)
+    assert [int(camera.capture()[0, 0, 0]) for _ in range(3)] == [50, 100, 50]
+    with pytest.raises(DeviceError, match="does not exist"):
+        FolderCamera(tmp_path / "gone")
+    (tmp_path / "1.png").write_text("garbage")
+    with pytest.raises(DeviceError, match="not an image"):
+        FolderCamera(tmp_path).capture()
