@@ -89,7 +89,8 @@ class Referee:
         elif name == UNDO:
             self.table.undo()
         elif name == UNDERTAKER:
-            self.read_table()
+            self.read_table()  # says for itself: ready, or amber while dice wait to be named
+            return
         elif name == SEISMIC:
             self.table.dispatch({"type": "stage_turn"})
         else:

@@ -123,3 +123,57 @@ def test_errors_show_as_a_message_not_a_crash(server, page):
     page.locator("#buttons button[data-button=turn]").click()
     page.wait_for_selector("#toast:not([hidden])")
     assert "not over" in page.locator("#toast").inner_text()
+
+
+@pytest.fixture
+def photo_companion(tmp_path, pin_factory):
+    """The demo table whose camera replays one rendered photo (bench/data/dice/dev)."""
+    import random
+
+    from companion import config
+    from companion.app import build
+
+    settings = config.load()
+    scene = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice" / "dev" / "scene-00205.jpg"
+    settings["camera"]["folder"] = str(scene)
+    built = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "inst", rng=random.Random(2))
+    yield built, scene
+    built.close()
+
+
+def test_rolling_bones_from_a_replayed_photo(photo_companion, browser):
+    import json
+
+    from waitress.server import create_server
+
+    companion, scene = photo_companion
+    srv = create_server(companion.app, host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=srv.run, daemon=True).start()
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    try:
+        page.goto(f"http://127.0.0.1:{srv.effective_port}/kiosk")
+        live(page)
+        page.locator("#buttons button[data-button=undertaker]").click()
+        page.wait_for_selector(".photo img")
+        assert page.locator("#status").inner_text() == "NEEDS A LOOK"  # some dice could not be read
+        truth = json.loads(scene.with_suffix(".json").read_text())["dice"]
+        # name each unreadable die from its dropdown, as the table would
+        for _ in range(30):
+            selects = page.locator(".photo select")
+            if selects.count() == 0:
+                break
+            text = page.locator(".photo .row").first.inner_text()
+            x, y = (float(v) for v in text.split(":")[0].replace("Die at", "").split(","))
+            die = min(truth, key=lambda d: abs(d["center"][0] - x) + abs(d["center"][1] - y))
+            selects.first.select_option(die["face"])
+            page.wait_for_timeout(200)
+        page.wait_for_selector("[data-testid=loose-dice] button")
+        assert sorted(companion.table.state.turn.loose) == sorted(d["face"] for d in truth)
+        page.locator("[data-testid=loose-dice] button.legal").first.click()
+        page.wait_for_timeout(300)
+        assert companion.table.state.turn.layout.slots
+        shoot(page, "kiosk-bones-photo", 1920, 1080)
+        shoot(page, "kiosk-bones-photo", 800, 480)
+    finally:
+        page.close()
+        srv.close()
