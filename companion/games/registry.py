@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from .dark_tomb.rules import DarkTombRules
 from .rolling_bones.rules import RollingBonesRules
+from .sepulchre.rules import SepulchreRules
 
 
 def all_games() -> dict:
-    games = [RollingBonesRules(), DarkTombRules()]
+    games = [RollingBonesRules(), DarkTombRules(), SepulchreRules()]
     return {g.name: g for g in games}
