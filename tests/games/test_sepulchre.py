@@ -222,5 +222,5 @@ def test_empty_the_ossuary_long_play_goes_on_with_fewer_cards():
     assert s.player == "bob" and s.card_limit == 2  # ann is out: one card fewer
     _, flags = s.check({**s.graves, "ann": sk(3, leg=-1)})
     assert "long play" in {f.rule for f in flags}
-    s = s.next_turn().next_turn()
+    s = s.next_turn().next_turn().next_turn()
     assert s.player == "bob"  # cat, dan, then ann is skipped
