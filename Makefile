@@ -24,6 +24,8 @@ bench: venv
 	$(BIN)/python bench/bones_best.py
 	$(BIN)/python bench/tomb_turn.py
 	$(BIN)/python bench/dice_read.py
+	$(BIN)/python bench/pieces_read.py
+	$(BIN)/python bench/live.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
@@ -32,3 +34,5 @@ clean:
 dice-photos: venv
 	$(BIN)/python -m bench.render.render bench/data/dice/dev --photos 10 --seed 200 --style 0 --enroll 8 --colouring black
 	$(BIN)/python -m bench.render.render bench/data/dice/heldout --photos 5 --seed 900 --style 1 --enroll 8 --colouring ivory
+	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/dev --photos 8 --seed 300 --enroll 12
+	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/heldout --photos 4 --seed 700 --enroll 12

@@ -107,6 +107,34 @@ def dice_read(args: argparse.Namespace) -> None:
         print(f"unreadable at {die['center']}: {die['why']}")
 
 
+# -- pieces -------------------------------------------------------------------------------
+
+def pieces_enroll(args: argparse.Namespace) -> None:
+    from .vision.pieces import PieceReader
+
+    reader = PieceReader.enroll(args.dir)
+    folder = reader.save(args.set)
+    print(f"enrolled {len(reader.labels)} pieces from {args.dir} as set {args.set!r} ({folder})")
+
+
+def pieces_read(args: argparse.Namespace) -> None:
+    from .devices.camera import read_image
+    from .vision.pieces import PieceReader, load_graves
+
+    reader = PieceReader.load(args.set)
+    image = read_image(args.image)
+    reading = reader.read(image, load_graves(read_json(args.graves), image))
+    if args.json:
+        _print_json(reading)
+        return
+    for name, counts in reading["graves"].items():
+        print(f"{name}: " + (", ".join(f"{n} {t}" for t, n in counts.items() if n) or "empty"))
+    if reading["outside"]:
+        print("outside the graves: " + ", ".join(f"{n} {t}" for t, n in reading["outside"].items()))
+    for piece in reading["unreadable"]:
+        print(f"unreadable at {piece['center']}: {piece['why']}")
+
+
 # -- serve --------------------------------------------------------------------------------
 
 def serve(args: argparse.Namespace) -> None:
@@ -159,6 +187,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--annotate", metavar="OUT.png", help="also write the photo with every die outlined and named")
     p.set_defaults(run=dice_read)
+    pieces = sub.add_parser("pieces", help="Sepulchre skeleton pieces: enroll a set, read the graves")
+    psub = pieces.add_subparsers(dest="command", required=True)
+    p = psub.add_parser("enroll", help="learn the pieces from DIR/<type>/*.jpg (skull, ribs, pelvis, arm, leg)")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--set", required=True)
+    p.set_defaults(run=pieces_enroll)
+    p = psub.add_parser("read", help="count the pieces in each grave of a photo")
+    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("--set", default="demo")
+    p.add_argument("--graves", required=True, metavar="GRAVES.json", help="grave name -> polygon, or {\"aruco\": [ids]}")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=pieces_read)
     return parser
 
 

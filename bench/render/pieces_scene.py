@@ -1,0 +1,198 @@
+"""Render Sepulchre board photos: skeleton pieces in graves, with ground truth (OpenCV only).
+
+Covers: five piece types as flat cut-out shapes in 12 designs (colour, pattern,
+size and proportions vary per design), mirrored limbs, any rotation, pieces
+outside every grave, overlapping pairs (to be reported unreadable), a board
+with four grave areas, light gradients, noise, slight perspective and blur.
+Does not cover: real printed art, glare on glossy card, pieces standing up.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+W, H = 1920, 1080
+TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
+GRAVES = {"north": (560, 40, 1360, 330), "south": (560, 750, 1360, 1040),
+          "west": (40, 300, 520, 780), "east": (1400, 300, 1880, 780)}
+DESIGNS = [((235, 235, 225), (60, 60, 60)), ((200, 220, 235), (40, 40, 90)), ((180, 200, 180), (20, 60, 20)),
+           ((230, 210, 190), (90, 50, 30)), ((210, 210, 240), (120, 30, 30)), ((250, 245, 220), (30, 30, 30)),
+           ((190, 190, 190), (10, 10, 10)), ((225, 235, 215), (60, 90, 30)), ((215, 195, 225), (80, 20, 80)),
+           ((240, 225, 200), (30, 70, 120)), ((200, 230, 230), (20, 90, 90)), ((235, 220, 235), (70, 30, 100))]
+
+
+def piece_mask(kind: str, design: int, mirror: bool, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """(mask, art) of one piece, upright, on its own canvas; art = pattern lines inside the mask."""
+    rnd = random.Random(design * 31 + TYPES.index(kind))
+    s = scale * (1 + rnd.uniform(-0.06, 0.06))
+    size = int(190 * s)
+    mask = np.zeros((size, size), np.uint8)
+    art = np.zeros_like(mask)
+    c = size // 2
+    u = s  # unit
+    if kind == "skull":
+        cv2.ellipse(mask, (c, int(c - 8 * u)), (int(34 * u), int(38 * u)), 0, 0, 360, 255, -1)
+        cv2.rectangle(mask, (int(c - 20 * u), int(c + 14 * u)), (int(c + 20 * u), int(c + 40 * u)), 255, -1)
+        for dx in (-14, 14):
+            cv2.circle(art, (int(c + dx * u), int(c - 8 * u)), int(9 * u), 255, -1)
+    elif kind == "ribs":
+        cv2.rectangle(mask, (int(c - 5 * u), int(c - 48 * u)), (int(c + 5 * u), int(c + 48 * u)), 255, -1)
+        for k in range(4):
+            y = int(c - 36 * u + k * 22 * u)
+            cv2.ellipse(mask, (c, y), (int(40 * u), int(13 * u)), 0, 180, 360, 255, int(9 * u))
+    elif kind == "pelvis":
+        cv2.ellipse(mask, (int(c - 24 * u), c), (int(26 * u), int(32 * u)), -20, 0, 360, 255, -1)
+        cv2.ellipse(mask, (int(c + 24 * u), c), (int(26 * u), int(32 * u)), 20, 0, 360, 255, -1)
+        for dx in (-24, 24):
+            cv2.circle(art, (int(c + dx * u), int(c + 6 * u)), int(8 * u), 255, -1)
+    else:
+        length = (62 if kind == "arm" else 80) * u * (1 + rnd.uniform(-0.05, 0.05))
+        width = (9 if kind == "arm" else 12) * u
+        cv2.line(mask, (c, int(c - length)), (c, int(c + length)), 255, int(width * 2))
+        cv2.circle(mask, (int(c - width * 0.9), int(c - length)), int(width * 1.4), 255, -1)
+        cv2.circle(mask, (int(c + width * 0.9), int(c - length)), int(width * 1.0), 255, -1)
+        end = (int(c + width * 1.2), int(c + length)) if kind == "arm" else (int(c + width * 2.2), int(c + length))
+        cv2.ellipse(mask, end, (int(width * 1.9), int(width * 1.1)), 0, 0, 360, 255, -1)  # hand / foot
+    pattern = rnd.choice(["stripes", "dots", "plain"])
+    if pattern == "stripes":
+        for y in range(0, size, max(4, int(10 * u))):
+            cv2.line(art, (0, y), (size, y + size // 4), 255, 1)
+    elif pattern == "dots":
+        for _ in range(25):
+            cv2.circle(art, (rnd.randrange(size), rnd.randrange(size)), 2, 255, -1)
+    art &= mask
+    if mirror:
+        mask, art = mask[:, ::-1].copy(), art[:, ::-1].copy()
+    return mask, art
+
+
+def _paste(img: np.ndarray, mask: np.ndarray, art: np.ndarray, design: int, x: float, y: float, angle: float) -> np.ndarray:
+    body, ink = DESIGNS[design]
+    size = mask.shape[0]
+    m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
+    m[0, 2] += x - size / 2
+    m[1, 2] += y - size / 2
+    wm = cv2.warpAffine(mask, m, (W, H)).astype(np.float32)[..., None] / 255
+    wa = cv2.warpAffine(art, m, (W, H)).astype(np.float32)[..., None] / 255
+    shadow = cv2.GaussianBlur(np.roll(wm[..., 0], (6, 5), axis=(0, 1)), (0, 0), 4)[..., None]
+    img[:] = img * (1 - 0.35 * shadow)
+    colour = np.array(body, np.float32) * (1 - wa) + np.array(ink, np.float32) * wa
+    img[:] = img * (1 - wm) + colour * wm
+    return (wm[..., 0] > 0.5)
+
+
+def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 2):
+    rng = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    base = np.array(rng.choice([(70, 80, 95), (60, 70, 60), (90, 90, 90), (50, 60, 80)]), np.float32)
+    img = np.empty((H, W, 3), np.float32)
+    img[:] = base
+    img *= 1 + 0.05 * cv2.resize(nrng.normal(0, 1, (9, 16)), (W, H), interpolation=cv2.INTER_CUBIC)[..., None]
+    for x0, y0, x1, y1 in GRAVES.values():
+        cv2.rectangle(img, (x0, y0), (x1, y1), tuple(float(v) * 0.8 for v in base), -1)
+        cv2.rectangle(img, (x0, y0), (x1, y1), (200, 200, 200), 3)
+    truth = {"graves": {g: {t: 0 for t in TYPES} for g in GRAVES}, "outside": {t: 0 for t in TYPES},
+             "pieces": [], "overlaps": []}
+    occupied = np.zeros((H, W), bool)
+    plans = [("grave", None)] * pieces + [("outside", None)] * outside
+    for where, _ in plans:
+        kind = rng.choice(TYPES)
+        design = rng.randrange(12)
+        mask, art = piece_mask(kind, design, rng.random() < 0.5)
+        for _ in range(200):
+            if where == "grave":
+                grave = rng.choice(list(GRAVES))
+                x0, y0, x1, y1 = GRAVES[grave]
+                x, y = rng.uniform(x0 + 70, x1 - 70), rng.uniform(y0 + 70, y1 - 70)
+            else:
+                grave = None
+                x, y = rng.uniform(120, W - 120), rng.uniform(120, H - 120)
+                if any(gx0 - 90 < x < gx1 + 90 and gy0 - 90 < y < gy1 + 90 for gx0, gy0, gx1, gy1 in GRAVES.values()):
+                    continue
+            angle = rng.uniform(0, 360)
+            test = np.zeros((H, W), np.uint8)
+            size = mask.shape[0]
+            m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
+            m[0, 2] += x - size / 2
+            m[1, 2] += y - size / 2
+            footprint = cv2.dilate(cv2.warpAffine(mask, m, (W, H)), np.ones((25, 25), np.uint8)) > 0
+            if not (footprint & occupied).any():
+                break
+        else:
+            continue
+        occupied |= _paste(img, mask, art, design, x, y, angle)
+        occupied |= footprint
+        truth["pieces"].append({"type": kind, "center": [round(x, 1), round(y, 1)], "grave": grave})
+        if grave:
+            truth["graves"][grave][kind] += 1
+        else:
+            truth["outside"][kind] += 1
+    for _ in range(overlaps):  # two pieces lying across each other, inside a grave
+        grave = rng.choice(list(GRAVES))
+        x0, y0, x1, y1 = GRAVES[grave]
+        for _ in range(200):
+            x, y = rng.uniform(x0 + 90, x1 - 90), rng.uniform(y0 + 90, y1 - 90)
+            if not occupied[int(y) - 110:int(y) + 130, int(x) - 110:int(x) + 140].any():
+                break
+        else:
+            continue  # no room left for an overlapping pair
+        for k in range(2):
+            kind = rng.choice(TYPES)
+            mask, art = piece_mask(kind, rng.randrange(12), False)
+            occupied |= _paste(img, mask, art, rng.randrange(12), x + k * 30, y + k * 20, rng.uniform(0, 360))
+        truth["overlaps"].append({"center": [round(x + 15, 1), round(y + 10, 1)], "grave": grave})
+    ramp = np.linspace(rng.uniform(0.75, 1.0), rng.uniform(0.9, 1.15), W, dtype=np.float32)[None, :, None]
+    img *= ramp
+    img += nrng.normal(0, rng.choice([2, 4, 7]), img.shape)
+    photo = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        photo = cv2.GaussianBlur(photo, (0, 0), 0.8)
+    graves = {g: [[x0, y0], [x1, y0], [x1, y1], [x0, y1]] for g, (x0, y0, x1, y1) in GRAVES.items()}
+    return photo, truth, graves
+
+
+def render_single(seed: int, kind: str):
+    """An enrollment photo: one piece on the board, 420x420 around it."""
+    rng = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    img = np.empty((H, W, 3), np.float32)
+    img[:] = np.array(rng.choice([(70, 80, 95), (60, 70, 60), (90, 90, 90)]), np.float32) * 0.8
+    mask, art = piece_mask(kind, rng.randrange(12), rng.random() < 0.5)
+    _paste(img, mask, art, rng.randrange(12), W / 2, H / 2, rng.uniform(0, 360))
+    img += nrng.normal(0, 3, img.shape)
+    photo = np.clip(img, 0, 255).astype(np.uint8)
+    return photo[H // 2 - 210:H // 2 + 210, W // 2 - 210:W // 2 + 210]
+
+
+def write_set(out: Path, photos: int, first_seed: int, enroll_per_type: int = 0) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for i in range(photos):
+        seed = first_seed + i
+        photo, truth, graves = render_board(seed)
+        cv2.imwrite(str(out / f"board-{seed:05d}.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, 88])
+        (out / f"board-{seed:05d}.json").write_text(json.dumps(truth, indent=1))
+        (out / "graves.json").write_text(json.dumps(graves, indent=1))
+    for kind in TYPES if enroll_per_type else ():
+        folder = out / "enroll" / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        for k in range(enroll_per_type):
+            cv2.imwrite(str(folder / f"{k:02d}.jpg"), render_single(first_seed * 13 + TYPES.index(kind) * 100 + k, kind),
+                        [cv2.IMWRITE_JPEG_QUALITY, 90])
+
+
+if __name__ == "__main__":
+    import argparse
+
+    p = argparse.ArgumentParser(description="Regenerate a Sepulchre board photo set.")
+    p.add_argument("out", type=Path)
+    p.add_argument("--photos", type=int, default=8)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--enroll", type=int, default=12)
+    a = p.parse_args()
+    write_set(a.out, a.photos, a.seed, a.enroll)

@@ -1,0 +1,213 @@
+"""Count Sepulchre skeleton pieces per grave from a photo, learned from enrollment photos.
+
+Pieces are flat cut-outs: the type lies in the outline, not the art (12 designs,
+limbs mirrored). Each piece's silhouette is described by mirror- and
+rotation-free shape measures (size, elongation, solidity, Hu moments, holes)
+and named by its nearest enrolled pieces; a blob too far from every enrolled
+piece, or between two types, is reported unreadable ("pieces overlap" when it
+is bigger than any one piece), never guessed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ..errors import BadInput
+from .dice import models_dir, _safe
+
+PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
+WORK = 0.5              # segment at half resolution
+MAX_MATCH = 3.2         # standardised distance beyond which a blob is like no enrolled piece
+MIN_RATIO = 1.35        # nearest other type must be this much farther than the nearest of the chosen type
+SET_FILE = "pieces.npz"
+PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
+
+
+def _mask(image: np.ndarray, light: bool = True) -> np.ndarray:
+    """What is not board. A top-hat against a grey opening wider than any piece is thick keeps the
+    board's own large areas (grave fields and their edges) out. ``light``: pieces lighter than the board
+    (a set learns which at enrollment; both at once would also find the dark gaps between pieces)."""
+    small = cv2.resize(image, None, fx=WORK, fy=WORK, interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (PIECE_WIDTH, PIECE_WIDTH))
+    contrast = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT if light else cv2.MORPH_BLACKHAT, kernel).astype(np.int16)
+    threshold = max(30.0, float(np.median(contrast)) * 3 + 15)
+    mask = (contrast > threshold).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    # fill small holes (eye sockets, pattern) but keep the shape's own openings
+    inverse = 255 - mask
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(inverse, connectivity=4)
+    small_hole = np.zeros(n, bool)
+    small_hole[1:] = stats[1:, cv2.CC_STAT_AREA] < 60
+    mask[small_hole[labels]] = 255
+    # grave outlines and board print are thin lines: an opening removes them, pieces stay
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+
+
+@dataclass
+class Shape:
+    center: tuple[float, float]  # full-resolution px
+    features: np.ndarray
+    area: float
+
+
+def shapes(image: np.ndarray, light: bool = True, min_area: float = 150) -> list[Shape]:
+    mask = _mask(image, light)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    found = []
+    for i, contour in enumerate(contours):
+        if hierarchy is not None and hierarchy[0][i][3] != -1:
+            continue  # a hole, counted with its outer shape
+        area = cv2.contourArea(contour)
+        (cx, cy), (a, b), _ = cv2.minAreaRect(contour)
+        if area < min_area or min(a, b) < 6:
+            continue
+        holes = 0
+        child = hierarchy[0][i][2] if hierarchy is not None else -1
+        while child != -1:
+            holes += cv2.contourArea(contours[child]) > 40
+            child = hierarchy[0][child][0]
+        hull = cv2.contourArea(cv2.convexHull(contour))
+        hu = cv2.HuMoments(cv2.moments(contour)).ravel()[:4]
+        hu = -np.sign(hu) * np.log10(np.abs(hu) + 1e-30)
+        features = np.array([np.log(area), np.log(max(a, b) / max(1.0, min(a, b))), area / max(hull, 1.0),
+                             np.log(cv2.arcLength(contour, True) ** 2 / area), min(holes, 6), *hu], np.float64)
+        found.append(Shape((cx / WORK, cy / WORK), features, area / WORK ** 2))
+    return found
+
+
+@dataclass
+class PieceReader:
+    features: np.ndarray   # (n, f) enrolled pieces
+    labels: list[str]
+    mean: np.ndarray
+    scale: np.ndarray
+    max_area: float
+    light: bool = True     # pieces lighter than the board
+
+    @classmethod
+    def enroll(cls, folder: str | Path) -> "PieceReader":
+        folder = Path(folder)
+        if not folder.is_dir():
+            raise BadInput(f"{folder}: no such folder of enrollment photos")
+        feats, labels, areas = [], [], []
+        light = None
+        for kind in PIECE_TYPES:
+            photos = sorted(p for p in (folder / kind).glob("*") if p.suffix.lower() in {".jpg", ".jpeg", ".png"}) \
+                if (folder / kind).is_dir() else []
+            if not photos:
+                raise BadInput(f"{folder}: no photos for piece {kind!r} (expected {folder}/{kind}/*.jpg)")
+            for path in photos:
+                image = cv2.imread(str(path))
+                if image is None:
+                    raise BadInput(f"{path}: not an image")
+                if light is None:
+                    light = _lighter_than_board(image)
+                found = sorted(shapes(image, light), key=lambda s: -s.area)
+                if not found:
+                    raise BadInput(f"{path}: no piece found in the photo")
+                if len(found) > 1 and found[1].area > 0.3 * found[0].area:
+                    raise BadInput(f"{path}: expected one piece in the photo, found {len(found)}")
+                feats.append(found[0].features)
+                labels.append(kind)
+                areas.append(found[0].area)
+        x = np.stack(feats)
+        mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
+        return cls((x - mean) / scale, labels, mean, scale, float(max(areas)), bool(light))
+
+    def save(self, name: str) -> Path:
+        folder = models_dir() / "pieces" / _safe(name)
+        folder.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(folder / SET_FILE, features=self.features, labels=np.array(self.labels), mean=self.mean,
+                            scale=self.scale, max_area=self.max_area, light=self.light)
+        (folder / "set.json").write_text(json.dumps({"pieces": len(self.labels), "types": list(PIECE_TYPES)}))
+        return folder
+
+    @classmethod
+    def load(cls, name: str) -> "PieceReader":
+        path = models_dir() / "pieces" / _safe(name) / SET_FILE
+        if not path.is_file():
+            raise BadInput(f"no piece set {name!r} (enroll one: companion pieces enroll --set {name} DIR)")
+        d = np.load(path)
+        return cls(d["features"], [str(x) for x in d["labels"]], d["mean"], d["scale"], float(d["max_area"]),
+                   bool(d["light"]))
+
+    def classify(self, shape: Shape) -> tuple[str | None, str]:
+        if shape.area > 1.35 * self.max_area:
+            return None, "pieces overlap"
+        dist = np.linalg.norm(self.features - (shape.features - self.mean) / self.scale, axis=1)
+        best = {kind: float(dist[[i for i, l in enumerate(self.labels) if l == kind]].min()) for kind in set(self.labels)}
+        ranked = sorted(best.items(), key=lambda kv: kv[1])
+        (kind, d1), (_, d2) = ranked[0], ranked[1]
+        if d1 > MAX_MATCH:
+            return None, "not a piece we know (pieces overlap or half hidden?)"
+        if d2 < MIN_RATIO * d1:
+            return None, f"{kind} or {ranked[1][0]}: too close to call"
+        return kind, ""
+
+    def read(self, image: np.ndarray, graves: dict[str, np.ndarray]) -> dict[str, Any]:
+        start = time.perf_counter()
+        counts = {name: {t: 0 for t in PIECE_TYPES} for name in graves}
+        outside = {t: 0 for t in PIECE_TYPES}
+        unreadable = []
+        for shape in shapes(image, self.light):
+            kind, why = self.classify(shape)
+            centre = [round(shape.center[0], 1), round(shape.center[1], 1)]
+            if kind is None:
+                unreadable.append({"center": centre, "why": why})
+                continue
+            grave = next((n for n, poly in graves.items() if cv2.pointPolygonTest(poly, shape.center, False) >= 0), None)
+            (counts[grave] if grave else outside)[kind] += 1
+        return {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable,
+                "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+
+def _lighter_than_board(image: np.ndarray) -> bool:
+    """One piece on the board: the right polarity finds it as one solid blob, the wrong one as scraps."""
+    def solidity(light: bool) -> float:
+        mask = _mask(image, light)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        areas = stats[1:, cv2.CC_STAT_AREA] if n > 1 else np.array([0])
+        return float(areas.max()) / max(1.0, float(areas.sum())) * float(areas.max())
+
+    return solidity(True) >= solidity(False)
+
+
+def load_graves(data: Any, image: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """GRAVES.json: each grave a polygon [[x, y], ...] in image pixels, or {"aruco": [ids]} (marker centres)."""
+    if not isinstance(data, dict) or not data:
+        raise BadInput("GRAVES.json maps each grave's name to a polygon [[x, y], ...] or {\"aruco\": [ids]}")
+    markers: dict[int, np.ndarray] | None = None
+    graves = {}
+    for name, spec in data.items():
+        if isinstance(spec, dict) and "aruco" in spec:
+            if markers is None:
+                markers = _marker_centres(image)
+            ids = spec["aruco"]
+            missing = [i for i in ids if i not in markers] if isinstance(ids, list) else ids
+            if not isinstance(ids, list) or len(ids) < 3 or missing:
+                raise BadInput(f"grave {name!r}: ArUco markers {missing} not seen in the photo" if isinstance(ids, list)
+                               else f"grave {name!r}: aruco must be a list of marker ids")
+            points = np.array([markers[i] for i in ids], np.float32)
+            graves[name] = cv2.convexHull(points).reshape(-1, 2)
+            continue
+        if not (isinstance(spec, list) and len(spec) >= 3 and all(isinstance(p, list) and len(p) == 2
+                                                                  and all(isinstance(v, (int, float)) for v in p) for p in spec)):
+            raise BadInput(f"grave {name!r}: a polygon is a list of at least 3 [x, y] points")
+        graves[name] = np.array(spec, np.float32)
+    return graves
+
+
+def _marker_centres(image: np.ndarray | None) -> dict[int, np.ndarray]:
+    if image is None:
+        return {}
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), cv2.aruco.DetectorParameters())
+    corners, ids, _ = detector.detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    return {} if ids is None else {int(i): c.reshape(4, 2).mean(axis=0) for i, c in zip(ids.ravel(), corners)}

@@ -1,0 +1,88 @@
+"""The Sepulchre piece reader on rendered board photos (bench/data/pieces)."""
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import BadInput
+from companion.vision.pieces import PieceReader, load_graves
+
+DEV = Path(__file__).resolve().parents[2] / "bench" / "data" / "pieces" / "dev"
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory):
+    import os
+
+    os.environ["COMPANION_MODELS"] = str(tmp_path_factory.mktemp("models"))
+    PieceReader.enroll(DEV / "enroll").save("dev")
+    yield PieceReader.load("dev")
+    os.environ.pop("COMPANION_MODELS")
+
+
+@pytest.fixture(scope="module")
+def graves():
+    return load_graves(json.loads((DEV / "graves.json").read_text()))
+
+
+@pytest.mark.parametrize("board", ["board-00300", "board-00302", "board-00305"])
+def test_grave_counts_are_right_or_flagged(reader, graves, board):
+    truth = json.loads((DEV / f"{board}.json").read_text())
+    reading = reader.read(cv2.imread(str(DEV / f"{board}.jpg")), graves)
+    for name, counts in truth["graves"].items():
+        if reading["graves"][name] != counts:
+            # never a silent error: a grave read wrong must hold an unreadable piece
+            assert any(cv2.pointPolygonTest(graves[name], tuple(u["center"]), False) >= 0 for u in reading["unreadable"]), name
+    assert reading["outside"] == {t: n for t, n in truth["outside"].items() if n}
+    for overlap in truth["overlaps"]:
+        assert any(abs(u["center"][0] - overlap["center"][0]) < 80 and abs(u["center"][1] - overlap["center"][1]) < 80
+                   for u in reading["unreadable"]), "overlapping pieces are reported, not counted"
+
+
+def test_an_empty_board_counts_nothing(reader, graves):
+    board = np.full((1080, 1920, 3), 80, np.uint8)
+    reading = reader.read(board, graves)
+    assert all(sum(c.values()) == 0 for c in reading["graves"].values()) and reading["unreadable"] == []
+
+
+def test_enrollment_needs_every_type(tmp_path):
+    shutil.copytree(DEV / "enroll", tmp_path / "enroll")
+    shutil.rmtree(tmp_path / "enroll" / "pelvis")
+    with pytest.raises(BadInput, match="no photos for piece 'pelvis'"):
+        PieceReader.enroll(tmp_path / "enroll")
+
+
+@pytest.mark.parametrize("data, message", [
+    ({}, "maps each grave"),
+    ({"north": [[0, 0], [1, 1]]}, "at least 3"),
+    ({"north": {"aruco": [0, 1, 2]}}, "not seen"),
+    ([1, 2], "maps each grave"),
+])
+def test_bad_graves_files(data, message):
+    with pytest.raises(BadInput, match=message):
+        load_graves(data, np.zeros((100, 100, 3), np.uint8))
+
+
+def test_graves_from_aruco_markers():
+    canvas = np.full((600, 800), 255, np.uint8)
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    spots = {0: (50, 50), 1: (650, 50), 2: (650, 450), 3: (50, 450)}
+    for marker_id, (x, y) in spots.items():
+        canvas[y:y + 100, x:x + 100] = cv2.aruco.generateImageMarker(dictionary, marker_id, 100)
+    graves = load_graves({"board": {"aruco": [0, 1, 2, 3]}}, cv2.cvtColor(canvas, cv2.COLOR_GRAY2BGR))
+    assert cv2.pointPolygonTest(graves["board"], (400.0, 300.0), False) > 0
+
+
+def test_cli_pieces_read(run_cli, reader):
+    done = run_cli("pieces", "read", str(DEV / "board-00300.jpg"), "--set", "dev", "--graves", str(DEV / "graves.json"), "--json")
+    assert done.returncode == 0, done.stderr
+    reading = json.loads(done.stdout)
+    assert set(reading) == {"graves", "outside", "unreadable", "ms"}
+    assert set(reading["graves"]) == {"north", "south", "west", "east"}
+    assert set(reading["graves"]["north"]) == {"skull", "ribs", "pelvis", "arm", "leg"}
+    done = run_cli("pieces", "read", str(DEV / "board-00300.jpg"), "--set", "dev", "--graves", "missing.json")
+    assert done.returncode == 2 and "no such file" in done.stderr
