@@ -30,8 +30,8 @@ bench: venv
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
 
-## Regenerate the rendered dice photo sets (OpenCV only; see bench/render/dice_scene.py)
-dice-photos: venv
+## Regenerate the rendered photo sets: dice and Sepulchre boards (OpenCV only; see bench/render/)
+photo-sets: venv
 	$(BIN)/python -m bench.render.render bench/data/dice/dev --photos 10 --seed 200 --style 0 --enroll 8 --colouring black
 	$(BIN)/python -m bench.render.render bench/data/dice/heldout --photos 5 --seed 900 --style 1 --enroll 8 --colouring ivory
 	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/dev --photos 8 --seed 300 --enroll 12

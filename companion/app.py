@@ -24,6 +24,7 @@ log = logging.getLogger("companion")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEMO_PHOTOS = REPO_ROOT / "models" / "demo" / "photos"
+DEMO_BOARDS = REPO_ROOT / "models" / "demo" / "boards"
 
 
 @dataclass
@@ -55,7 +56,9 @@ def build(settings: dict[str, Any], demo: bool = False, pin_factory=None, instan
         table.new_game("rolling-bones", {"players": ["Ann", "Bob"], "target": settings["rolling_bones"]["target"]})
 
     camera, reader, annotate = _camera_and_reader(settings, demo)
-    referee = Referee(table, camera, reader, photo_dir=instance / "photos", annotate=annotate)
+    piece_reader, board_camera = _piece_reader(settings, demo)
+    referee = Referee(table, camera, reader, photo_dir=instance / "photos", annotate=annotate,
+                      piece_reader=piece_reader, board_camera=board_camera)
 
     controls = None
     factory = pin_factory if pin_factory is not None else (mock_factory() if demo else None)
@@ -98,11 +101,39 @@ def _camera_and_reader(settings: dict[str, Any], demo: bool):
     return camera, reader, annotate
 
 
+def _piece_reader(settings: dict[str, Any], demo: bool):
+    """The Sepulchre reader with its graves (GRAVES.json from [sepulchre] graves; the demo's own)."""
+    from .jsonfile import read_json
+
+    section = settings.get("sepulchre", {})
+    graves_file = section.get("graves") or (DEMO_BOARDS / "graves.json" if demo else "")
+    board_camera = None
+    if demo and DEMO_BOARDS.is_dir() and not section.get("folder"):
+        from .devices.camera import FolderCamera
+
+        board_camera = FolderCamera(DEMO_BOARDS)
+    if not graves_file:
+        return None, board_camera
+    try:
+        from .vision.pieces import PieceReader, load_graves
+
+        reader = PieceReader.load(section.get("set", "demo"))
+        spec = read_json(graves_file)
+
+        def read(image):
+            return reader.read(image, load_graves(spec, image))
+
+        return read, board_camera
+    except (ImportError, CompanionError) as error:
+        log.warning("piece reader: %s (the page still takes the graves by hand)", error)
+        return None, board_camera
+
+
 def _lights(controls: Controls):
     def show(status: str, view: dict[str, Any]) -> None:
         if view.get("game") == "dark-tomb" and view.get("whose_turn") == "stage":
             controls.show_seat(None)  # the Stage turn: all seats chase
-        elif view.get("game") == "rolling-bones":
+        elif view.get("game") in ("rolling-bones", "sepulchre"):
             controls.show_seat(view.get("current"))
         elif view.get("game") == "dark-tomb":
             order = view.get("order", [])

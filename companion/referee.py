@@ -35,10 +35,14 @@ class Reading:
 
 class Referee:
     def __init__(self, table: Table, camera=None, reader: Callable[[Any], dict[str, Any]] | None = None,
-                 photo_dir: Path | None = None, annotate: Callable[[Any, dict], Any] | None = None):
+                 photo_dir: Path | None = None, annotate: Callable[[Any, dict], Any] | None = None,
+                 piece_reader: Callable[[Any], dict[str, Any]] | None = None, board_camera=None):
         self.table = table
         self.camera = camera
+        self.board_camera = board_camera or camera  # the demo replays board photos apart from dice photos
         self.reader = reader
+        self.piece_reader = piece_reader
+        self.graves_seen: dict[str, Any] | None = None  # a Sepulchre reading the rules flagged, awaiting a fix or override
         self.annotate = annotate
         self.photo_dir = photo_dir
         self.status = READY
@@ -99,9 +103,11 @@ class Referee:
 
     # -- the undertaker: photograph and read ---------------------------------------------------
 
-    def read_table(self) -> Reading:
+    def read_table(self) -> Reading | None:
+        if self.table.game == "sepulchre":
+            return self.read_graves()
         if self.table.game != "rolling-bones":
-            raise IllegalPlay("reading the table needs a Rolling Bones game on it")
+            raise IllegalPlay("reading the table needs a Rolling Bones or Sepulchre game on it")
         if self.camera is None:
             raise DeviceError("no camera: enter the roll on the page instead")
         if self.reader is None:
@@ -113,6 +119,37 @@ class Referee:
                                self._save_photo(image, observation), float(observation.get("ms", 0.0)))
         self._settle_reading()
         return self.reading
+
+    def read_graves(self) -> None:
+        """Sepulchre: photograph the graves, count the pieces, let the Undertaker check the change."""
+        if self.board_camera is None:
+            raise DeviceError("no camera: enter the graves on the page instead")
+        if self.piece_reader is None:
+            raise DeviceError("no piece reader (enroll one: companion pieces enroll --set demo DIR)")
+        self._say("reading the graves…", BUSY)
+        reading = self.piece_reader(self.board_camera.capture())
+        self.reading = None
+        if reading["unreadable"]:
+            n = len(reading["unreadable"])
+            self._say(f"{n} piece{'s' if n > 1 else ''} not readable (overlapping?): straighten and press again", LOOK)
+            return
+        self.graves_seen = reading["graves"]
+        try:
+            self.table.dispatch({"type": "observe", "graves": reading["graves"]})
+        except IllegalPlay as flag:
+            self._say(f"rule flag — {flag}. Fix the pieces and press again, or override on the page", LOOK)
+            return
+        self.graves_seen = None
+        change = self.table.view().get("last_change") or ["no change"]
+        self._say("; ".join(change), READY)
+
+    def override(self, reason: str) -> None:
+        """Record the flagged Sepulchre reading anyway; the reason is kept with it."""
+        if self.graves_seen is None:
+            raise IllegalPlay("no flagged reading to override")
+        self.table.dispatch({"type": "override", "graves": self.graves_seen, "reason": reason})
+        self.graves_seen = None
+        self._say("override recorded", READY)
 
     def name_die(self, index: int, face: str) -> None:
         """The table names an unreadable die (index into ``unreadable``)."""
@@ -160,4 +197,5 @@ class Referee:
 
     def view(self) -> dict[str, Any]:
         return {"status": self.status, "notice": self.notice,
-                "reading": self.reading.to_json() if self.reading else None}
+                "reading": self.reading.to_json() if self.reading else None,
+                "flagged_graves": self.graves_seen}

@@ -53,3 +53,35 @@ def test_undertaker_without_a_rolling_bones_game_turns_amber(table_with_camera):
     companion.referee.request("undertaker")
     assert companion.referee.wait_idle()
     assert companion.referee.status == "look" and "Rolling Bones" in companion.referee.notice
+
+
+def test_undertaker_on_sepulchre_reads_the_graves_and_flags_a_rule(table_with_camera, tmp_path):
+    import cv2
+
+    from bench.render.pieces_scene import render_board
+    from companion.devices.camera import FolderCamera
+
+    companion = table_with_camera
+    photo, truth, _ = render_board(33, overlaps=0)  # a board the reader reads whole
+    cv2.imwrite(str(tmp_path / "board.png"), photo)
+    companion.referee.board_camera = FolderCamera(tmp_path / "board.png")
+    companion.table.new_game("sepulchre", {"players": ["north", "south", "west", "east"]})
+    companion.referee.request("undertaker")
+    assert companion.referee.wait_idle(timeout=20)
+    # a board full of random pieces breaks the rules (pieces without a skull, too many of a kind)
+    assert companion.referee.status == "look" and "rule flag" in companion.referee.notice
+    assert companion.referee.graves_seen == truth["graves"]
+    assert companion.table.view()["graves"]["north"]["pieces"]["leg"] == 0  # nothing recorded yet
+    companion.referee.override("the table set up a position")
+    view = companion.table.view()
+    assert view["overrides"][0].startswith("the table set up a position")
+    assert {name: grave["pieces"] for name, grave in view["graves"].items()} == truth["graves"]
+
+
+def test_undertaker_on_sepulchre_with_overlapping_pieces_asks_for_a_look(table_with_camera):
+    companion = table_with_camera
+    companion.table.new_game("sepulchre", {"players": ["north", "south", "west", "east"]})
+    companion.referee.request("undertaker")  # the demo boards each hold an overlapping pair
+    assert companion.referee.wait_idle(timeout=20)
+    assert companion.referee.status == "look" and "not readable" in companion.referee.notice
+    assert companion.referee.graves_seen is None

@@ -100,6 +100,22 @@ def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 
     truth = {"graves": {g: {t: 0 for t in TYPES} for g in GRAVES}, "outside": {t: 0 for t in TYPES},
              "pieces": [], "overlaps": []}
     occupied = np.zeros((H, W), bool)
+    # the overlapping pairs first, so that there is room for them
+    for _ in range(overlaps):  # two pieces lying across each other, inside a grave
+        grave = rng.choice(list(GRAVES))
+        x0, y0, x1, y1 = GRAVES[grave]
+        for _ in range(200):
+            x, y = rng.uniform(x0 + 110, x1 - 140), rng.uniform(y0 + 110, y1 - 130)
+            if not occupied[int(y) - 120:int(y) + 140, int(x) - 120:int(x) + 150].any():
+                break
+        else:
+            continue  # no room left for an overlapping pair
+        for k in range(2):
+            kind = rng.choice(TYPES)
+            mask, art = piece_mask(kind, rng.randrange(12), False)
+            _paste(img, mask, art, rng.randrange(12), x + k * 30, y + k * 20, rng.uniform(0, 360))
+        occupied[max(0, int(y) - 120):int(y) + 140, max(0, int(x) - 120):int(x) + 150] = True
+        truth["overlaps"].append({"center": [round(x + 15, 1), round(y + 10, 1)], "grave": grave})
     plans = [("grave", None)] * pieces + [("outside", None)] * outside
     for where, _ in plans:
         kind = rng.choice(TYPES)
@@ -133,20 +149,6 @@ def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 
             truth["graves"][grave][kind] += 1
         else:
             truth["outside"][kind] += 1
-    for _ in range(overlaps):  # two pieces lying across each other, inside a grave
-        grave = rng.choice(list(GRAVES))
-        x0, y0, x1, y1 = GRAVES[grave]
-        for _ in range(200):
-            x, y = rng.uniform(x0 + 90, x1 - 90), rng.uniform(y0 + 90, y1 - 90)
-            if not occupied[int(y) - 110:int(y) + 130, int(x) - 110:int(x) + 140].any():
-                break
-        else:
-            continue  # no room left for an overlapping pair
-        for k in range(2):
-            kind = rng.choice(TYPES)
-            mask, art = piece_mask(kind, rng.randrange(12), False)
-            occupied |= _paste(img, mask, art, rng.randrange(12), x + k * 30, y + k * 20, rng.uniform(0, 360))
-        truth["overlaps"].append({"center": [round(x + 15, 1), round(y + 10, 1)], "grave": grave})
     ramp = np.linspace(rng.uniform(0.75, 1.0), rng.uniform(0.9, 1.15), W, dtype=np.float32)[None, :, None]
     img *= ramp
     img += nrng.normal(0, rng.choice([2, 4, 7]), img.shape)

@@ -24,7 +24,7 @@ from .dice import models_dir, _safe
 
 PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
 WORK = 0.5              # segment at half resolution
-MAX_MATCH = 3.2         # standardised distance beyond which a blob is like no enrolled piece
+MAX_MATCH = 1.3         # standardised distance beyond which a blob is like no enrolled piece (overlaps land at 1.5+)
 MIN_RATIO = 1.35        # nearest other type must be this much farther than the nearest of the chosen type
 SET_FILE = "pieces.npz"
 PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
@@ -140,7 +140,7 @@ class PieceReader:
                    bool(d["light"]))
 
     def classify(self, shape: Shape) -> tuple[str | None, str]:
-        if shape.area > 1.35 * self.max_area:
+        if shape.area > 1.2 * self.max_area:
             return None, "pieces overlap"
         dist = np.linalg.norm(self.features - (shape.features - self.mean) / self.scale, axis=1)
         best = {kind: float(dist[[i for i, l in enumerate(self.labels) if l == kind]].min()) for kind in set(self.labels)}

@@ -28,9 +28,9 @@ def create_app(table, referee, config: dict[str, Any] | None = None, instance_pa
     app.extensions["table"] = table
     app.extensions["referee"] = referee
 
-    from . import auth, bones, live, pages, tomb
+    from . import auth, bones, live, pages, sepulchre, tomb
 
-    for blueprint in (pages.bp, live.bp, auth.bp, bones.bp, tomb.bp):
+    for blueprint in (pages.bp, live.bp, auth.bp, bones.bp, tomb.bp, sepulchre.bp):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(CompanionError)

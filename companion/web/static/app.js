@@ -68,7 +68,9 @@ function render(s) {
   $("#login").hidden = access.may_change;
   $("#setpin").hidden = !(access.on_pi && !access.pin_set);
   for (const b of document.querySelectorAll("#buttons button")) b.disabled = !access.may_change;
-  $("#title").textContent = { "rolling-bones": "Rolling Bones", "dark-tomb": "Dark Tomb" }[s.game] || "Crypt Companion";
+  $("#title").textContent = { "rolling-bones": "Rolling Bones", "dark-tomb": "Dark Tomb", sepulchre: "Sepulchre" }[s.game] || "Crypt Companion";
+  $("#sepulchre").hidden = s.game !== "sepulchre";
+  if (s.game === "sepulchre") renderSepulchre(s);
   $("#bones").hidden = s.game !== "rolling-bones";
   $("#tomb").hidden = s.game !== "dark-tomb";
   if (!s.game) $("#setup-details").open = true;
@@ -282,6 +284,35 @@ function renderTomb(s) {
   }
 }
 
+// -- Sepulchre ---------------------------------------------------------------------------------
+
+const PIECES = ["skull", "ribs", "pelvis", "arm", "leg"];
+
+function renderSepulchre(s) {
+  const root = $("#sepulchre");
+  root.replaceChildren();
+  if (s.winner) root.append(el("p", { class: "winner" }, s.over ? `${s.winner} wins!` : `${s.finished.join(", ")} finished — the game goes on`));
+  root.append(el("h2", {}, `${s.player}'s turn — ${s.cards_left} Decay/Cemetery card${s.cards_left === 1 ? "" : "s"} left against opponents`));
+  const row = el("div", { class: "row", "data-testid": "graves" });
+  for (const name of s.players) {
+    const g = s.graves[name];
+    const card = el("div", { class: `grave ${name === s.player ? "current" : ""}` },
+      el("strong", {}, name), el("div", {}, `${g.complete} complete skeleton${g.complete === 1 ? "" : "s"}`),
+      el("div", { class: "dim" }, "in progress: " + (PIECES.filter((p) => g.in_progress[p]).map((p) => `${g.in_progress[p]} ${p}`).join(", ") || "nothing")));
+    row.append(card);
+  }
+  root.append(row);
+  root.append(el("p", {}, "Ossuary: " + PIECES.map((p) => `${s.ossuary[p]} ${p}`).join(" · ")));
+  if (s.last_change.length) root.append(el("p", { class: "hint" }, "Last change: " + s.last_change.join("; ")));
+  const ref = s.referee || {};
+  if (ref.flagged_graves) {
+    const reason = el("input", { placeholder: "why (recorded)", size: 24 });
+    root.append(el("div", { class: "row" }, el("span", { class: "flag" }, ref.notice),
+      reason, el("button", { onclick: () => api("/api/sepulchre/override", { reason: reason.value }) }, "Override")));
+  }
+  if (s.overrides.length) root.append(el("p", { class: "dim" }, "Overrides: " + s.overrides.join(" | ")));
+}
+
 // -- wiring -----------------------------------------------------------------------------------
 
 document.querySelectorAll("#buttons button").forEach((b) =>
@@ -290,6 +321,13 @@ $("#new-bones").addEventListener("submit", (e) => {
   e.preventDefault();
   const players = $("#players").value.split(",").map((p) => p.trim()).filter(Boolean);
   api("/api/new-game", { game: "rolling-bones", setup: { players, target: Number($("#target").value) } })
+    .then((d) => { if (d) $("#setup-details").open = false; });
+});
+$("#new-sepulchre").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const players = $("#sep-players").value.split(",").map((p) => p.trim()).filter(Boolean);
+  api("/api/new-game", { game: "sepulchre", setup: { players, sets: Number($("#sep-sets").value),
+    alternate: $("#sep-alternate").checked, long_play: $("#sep-long").checked } })
     .then((d) => { if (d) $("#setup-details").open = false; });
 });
 $("#demo-stage").addEventListener("click", async () => {
