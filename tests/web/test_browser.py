@@ -177,3 +177,18 @@ def test_rolling_bones_from_a_replayed_photo(photo_companion, browser):
     finally:
         page.close()
         srv.close()
+
+
+def test_a_sepulchre_game_from_the_page(server, page, companion):
+    page.goto(server + "/kiosk")
+    live(page)
+    page.locator("#setup-details summary").click()
+    page.fill("#sep-players", "Ann, Bob")
+    page.locator("#new-sepulchre button").click()
+    page.wait_for_selector("[data-testid=graves] >> text=Ann")
+    companion.table.dispatch({"type": "observe", "graves": {"Ann": {"skull": 1, "ribs": 1}}})
+    page.wait_for_selector("text=in progress: 1 skull, 1 ribs")
+    assert "Ossuary: 11 skull" in page.locator("#sepulchre").inner_text()
+    assert "1 skull from the Ossuary to grave Ann" in page.locator("#sepulchre").inner_text()
+    shoot(page, "kiosk-sepulchre", 800, 480)
+    shoot(page, "kiosk-sepulchre", 1920, 1080)
