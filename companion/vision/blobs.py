@@ -46,13 +46,13 @@ def foreground(image: np.ndarray) -> np.ndarray:
     mat = cv2.medianBlur(tiny, 9)
     mat = cv2.resize(mat, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
     diff = cv2.absdiff(small, mat).astype(np.int16).sum(axis=2)
-    noise = float(np.median(diff))
+    noise = float(np.median(diff[::4, ::4]))
     threshold = max(18.0, noise * 3.0 + 9.0)
     mask = (diff > threshold).astype(np.uint8) * 255
     # a dark die on a dark mat differs little in colour, but its rim and pictogram are sharp edges
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 1.0)
     edges = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
-    edge_floor = max(60.0, float(np.median(edges)) * 6.0)
+    edge_floor = max(60.0, float(np.median(edges[::4, ::4])) * 6.0)
     mask |= (edges > edge_floor).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = _fill_small_holes(mask, max_hole=900)
@@ -143,10 +143,12 @@ def _split(mask: np.ndarray, contour, side: float) -> list[Blob]:
     points = np.column_stack([xs, ys]).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.2)
     cv2.setRNGSeed(7)  # the same photo always splits the same way
-    _, labels, _ = cv2.kmeans(points, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    # centres from every 3rd pixel (speed), then every pixel goes to its nearest centre
+    _, _, centres = cv2.kmeans(points[::3], k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    labels = np.argmin(((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
     blobs = []
     for label in range(k):
-        part = points[labels.ravel() == label] + np.array([x, y], np.float32)
+        part = points[labels == label] + np.array([x, y], np.float32)
         if len(part) < 5:
             continue
         blobs.append(_blob(cv2.convexHull(part.astype(np.int32)), w, h))

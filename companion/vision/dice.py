@@ -69,6 +69,14 @@ def _normalise(patch: np.ndarray) -> np.ndarray:
     return (p / norm if norm > 1e-6 else p).ravel()
 
 
+def _normalise_all(patches: np.ndarray) -> np.ndarray:
+    """``_normalise`` for a stack of patches at once."""
+    p = np.stack([cv2.GaussianBlur(x, (3, 3), 0.7) for x in patches.astype(np.float32)])
+    p -= p.mean(axis=(1, 2), keepdims=True)
+    norms = np.linalg.norm(p.reshape(len(p), -1), axis=1)
+    return p.reshape(len(p), -1) / np.maximum(norms, 1e-6)[:, None]
+
+
 def _sharpness(patch: np.ndarray) -> float:
     return float(cv2.Laplacian(patch, cv2.CV_32F).var())
 
@@ -144,7 +152,7 @@ class DiceReader:
             raise BadInput("empty image")
         blobs, side = find_blobs(image, self.die_side)
         crop = self._crop_side(blobs)
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image  # once, not per die
         dice, unreadable = [], []
         for blob in blobs:
             centre = [round(blob.center[0], 1), round(blob.center[1], 1)]
@@ -152,7 +160,7 @@ class DiceReader:
             if why:
                 unreadable.append({"center": centre, "why": why})
                 continue
-            patch = _patch(image, blob, crop)
+            patch = _patch(gray, blob, crop)
             if _ink(patch) < MIN_INK:
                 continue  # a smooth patch of mat or a shadow: not a die at all
             if _sharpness(patch) < MIN_SHARPNESS:
@@ -193,10 +201,14 @@ class DiceReader:
     def _classify_near(self, gray: np.ndarray, blob: Blob, side: float) -> tuple[str, float, str, float]:
         """Classify the best of a few nearby boxes: the blob's box is only good to a couple of px and degrees."""
         centre, turn0 = (0.0, 0.0), 0.0
-        for step, turn_step in ((3.0, 8.0), (1.5, 3.0)):  # coarse, then fine around the best
+        for step, turn_step, turns in ((3.0, 8.0, (-1, 0, 1)), (1.5, 3.0, (0,)), (0.0, 3.0, (-1, 1))):
+            # coarse shifts and turns, then fine shifts, then fine turns, each around the best so far
+            steps = (-1, 0, 1) if step else (0,)
             boxes = [((centre[0] + dx * step, centre[1] + dy * step), turn0 + dt * turn_step)
-                     for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dt in (-1, 0, 1)]
-            variants = np.stack([_normalise(_patch(gray, blob, side, shift, turn)) for shift, turn in boxes])
+                     for dx in steps for dy in steps for dt in turns]
+            if not step:
+                boxes.append((centre, turn0))
+            variants = _normalise_all(np.stack([_patch(gray, blob, side, shift, turn) for shift, turn in boxes]))
             scores = self.refs @ (variants @ self.basis).T  # (refs, variants)
             best = int(scores.max(axis=0).argmax())
             centre, turn0 = boxes[best]
@@ -206,13 +218,19 @@ class DiceReader:
         return self._rank(self.refs @ (_normalise(patch) @ self.basis))
 
     def _rank(self, scores: np.ndarray) -> tuple[str, float, str, float]:
-        best_by_face: dict[str, float] = {}
-        for label, score in zip(self.labels, scores):
-            if score > best_by_face.get(label, -2.0):
-                best_by_face[label] = float(score)
-        ranked = sorted(best_by_face.items(), key=lambda kv: -kv[1])
-        (face, score), (runner_up, second) = ranked[0], ranked[1] if len(ranked) > 1 else ("", -1.0)
-        return face, score, runner_up, score - second
+        faces, starts = self._groups()
+        best = np.maximum.reduceat(scores[self._order], starts)  # each face's best reference
+        first, second = np.argsort(best)[::-1][:2]
+        return faces[first], float(best[first]), faces[second], float(best[first] - best[second])
+
+    def _groups(self) -> tuple[list[str], np.ndarray]:
+        """References grouped by face (computed once): the order to read scores in, and where each face starts."""
+        if not hasattr(self, "_starts"):
+            labels = np.array(self.labels)
+            self._order = np.argsort(labels, kind="stable")
+            faces, starts = np.unique(labels[self._order], return_index=True)
+            self._faces, self._starts = [str(f) for f in faces], starts
+        return self._faces, self._starts
 
 
 def _the_one_die(image: np.ndarray, path: Path) -> Blob:
