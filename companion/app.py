@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -145,8 +146,6 @@ def _lights(controls: Controls):
 
 
 def run(config_file: str | None = None, demo: bool = False, host: str | None = None, port: int | None = None) -> None:
-    import waitress
-
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     settings = config_module.load(config_file)
     host = host or ("127.0.0.1" if demo else settings["server"]["host"])
@@ -154,10 +153,21 @@ def run(config_file: str | None = None, demo: bool = False, host: str | None = N
     companion = build(settings, demo=demo)
     where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"Crypt Companion on http://{where}:{port}/  (kiosk: /kiosk){'  [demo: mock pins]' if demo else ''}", flush=True)
+    from waitress.server import create_server
+
+    from .watchdog import keep_alive, notify
+
+    stop = threading.Event()
     try:
         # Threads hold the live (SSE) connections: enough for the kiosk and ~30 phones.
-        waitress.serve(companion.app, host=host, port=port, threads=48, channel_timeout=60, ident="companion")
+        server = create_server(companion.app, host=host, port=port, threads=48, channel_timeout=60, ident="companion")
     except OSError as error:
+        companion.close()
         raise DeviceError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    notify("READY=1")
+    keep_alive(companion.table, stop)
+    try:
+        server.run()
     finally:
+        stop.set()
         companion.close()

@@ -99,6 +99,13 @@ class Table:
             self._live = self._replay(live.session)
             return self._publish(UNDO, {}, event.seq)
 
+    def responsive(self, timeout: float) -> bool:
+        """True when a command could be taken now (the lock is free within ``timeout``): for the watchdog."""
+        if self._lock.acquire(timeout=timeout):
+            self._lock.release()
+            return True
+        return False
+
     # -- views ----------------------------------------------------------------------------
 
     @property
