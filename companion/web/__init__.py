@@ -35,7 +35,8 @@ def create_app(table, referee, config: dict[str, Any] | None = None, instance_pa
 
     @app.errorhandler(CompanionError)
     def refused(error: CompanionError):
-        status = 409 if isinstance(error, IllegalPlay) else 503 if isinstance(error, DeviceError) else 400
+        # A missing camera or reader is a refusal of this request, not a server fault: 409, never 5xx.
+        status = 409 if isinstance(error, (IllegalPlay, DeviceError)) else 400
         return jsonify(error=str(error)), status
 
     @app.errorhandler(413)
