@@ -129,7 +129,7 @@ class Table:
         return message
 
     def _rules(self, game: str) -> GameRules:
-        if game not in self.games:
+        if not isinstance(game, str) or game not in self.games:
             raise BadInput(f"unknown game {game!r}; known: {', '.join(sorted(self.games))}")
         return self.games[game]
 

@@ -39,6 +39,11 @@ def create_app(table, referee, config: dict[str, Any] | None = None, instance_pa
         status = 409 if isinstance(error, (IllegalPlay, DeviceError)) else 400
         return jsonify(error=str(error)), status
 
+    @app.errorhandler(500)
+    def internal(_error):
+        # a bug, not the person's mistake: say so in one line; the log has the details
+        return jsonify(error="internal error: the table is fine, this request was not done"), 500
+
     @app.errorhandler(413)
     def too_large(_error):
         return jsonify(error=f"upload too large: at most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB"), 413

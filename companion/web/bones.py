@@ -74,7 +74,7 @@ def name_die():
     body = json_body()
     face = body.get("face")
     index = body.get("index")
-    if face not in FACES or not isinstance(index, int):
+    if not isinstance(face, str) or face not in FACES or not isinstance(index, int) or isinstance(index, bool):
         raise BadInput("name a die with its index and a face id")
     current_app.extensions["referee"].name_die(index, face)
     return jsonify(snapshot())

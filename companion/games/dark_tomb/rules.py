@@ -81,14 +81,14 @@ class DarkTombRules:
 
     def _paint(self, state: TombState, command: dict[str, Any]) -> TombState:
         cell = command.get("cell")
-        if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) for v in cell)):
+        if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
             raise BadInput("cell must be [x, y]")
         x, y = cell
         grid = state.scenario.grid
         if not grid.inside((x, y)):
             raise BadInput(f"[{x}, {y}] is outside the map")
         terrain = command.get("terrain", ".")
-        if terrain not in TERRAIN_NAMES:
+        if not isinstance(terrain, str) or terrain not in TERRAIN_NAMES:
             raise BadInput(f"unknown terrain {terrain!r}")
         if command["type"] == "reveal" and grid.terrain((x, y)) != FACE_DOWN:
             raise IllegalPlay(f"[{x}, {y}] is not a face-down tile")
