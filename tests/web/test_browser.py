@@ -192,3 +192,14 @@ def test_a_sepulchre_game_from_the_page(server, page, companion):
     assert "1 skull from the Ossuary to grave Ann" in page.locator("#sepulchre").inner_text()
     shoot(page, "kiosk-sepulchre", 800, 480)
     shoot(page, "kiosk-sepulchre", 1920, 1080)
+
+
+def test_moving_a_mini_in_the_stage_editor(server, page, companion):
+    companion.table.new_game("dark-tomb", {"scenario": demo_stage()})
+    page.goto(server + "/kiosk")
+    live(page)
+    page.locator("label", has_text="move a piece").locator("input").check()
+    page.locator("[data-testid=map] circle[data-cell='1,1']").dispatch_event("click")  # brienne
+    page.locator("[data-testid=map] rect[data-cell='3,1']").dispatch_event("click")
+    page.wait_for_timeout(300)
+    assert companion.table.state.scenario.characters[0].pos == (3, 1)

@@ -6,7 +6,8 @@ let csrf = "";
 let state = null;
 let payMode = [];          // indexes of loose dice chosen to pay with
 let tombBrush = ".";
-let paying = false;        // tapping dice chooses them to pay instead of laying them
+let paying = false;
+let picked = null;         // Dark Tomb editor: a piece tapped, waiting for the cell to move it to        // tapping dice chooses them to pay instead of laying them
 
 const SHORT = (face) => face.replace("left-", "L ").replace("right-", "R ").replace("upper-arm", "upper arm")
   .replace("lower-leg", "lower leg");
@@ -227,6 +228,12 @@ function renderTomb(s) {
     if (!cell) return;
     const [x, y] = cell.split(",").map(Number);
     const here = (sc.map[y] || "")[x] || "?";
+    if (tombBrush === "move") {
+      const piece = [...sc.characters, ...sc.monsters].find((p) => p.hp >= 1 && p.pos[0] === x && p.pos[1] === y);
+      if (piece) { picked = piece.id; toast(`${piece.id}: now tap where it goes`); return; }
+      if (picked) { api("/api/command", { type: "move", id: picked, pos: [x, y] }); picked = null; }
+      return;
+    }
     if (tombBrush === "reveal") api("/api/command", { type: "reveal", cell: [x, y], terrain: "." });
     else if (here !== tombBrush) api("/api/command", { type: "paint", cell: [x, y], terrain: tombBrush });
   });
@@ -246,7 +253,8 @@ function renderTomb(s) {
   const piece = (p, colour) => {
     if (p.hp < 1) return;
     const [cx, cy] = centre(p.pos);
-    picture.append(svg("circle", { cx, cy, r: C * 0.38, fill: colour, stroke: "#000" }),
+    picture.append(svg("circle", { cx, cy, r: C * 0.38, fill: colour, stroke: "#000", "data-cell": `${p.pos[0]},${p.pos[1]}`,
+      style: "cursor:pointer" }),
       svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, style: "fill:#000" }, p.id.slice(0, 3)));
   };
   sc.characters.forEach((c) => piece(c, "#58a6ff"));
@@ -254,7 +262,7 @@ function renderTomb(s) {
   mapBox.append(picture);
 
   const palette = el("div", { class: "palette row" }, "Paint:",
-    ...[[".", "ground"], ["#", "wall"], ["O", "obstacle"], ["~", "water"], ["G", "gate"], ["g", "open gate"], ["?", "face-down"], ["reveal", "reveal"]]
+    ...[[".", "ground"], ["#", "wall"], ["O", "obstacle"], ["~", "water"], ["G", "gate"], ["g", "open gate"], ["?", "face-down"], ["reveal", "reveal"], ["move", "move a piece"]]
       .map(([t, name]) => el("label", {}, el("input", { type: "radio", name: "brush", value: t, ...(tombBrush === t ? { checked: "" } : {}),
         onchange: () => { tombBrush = t; } }), name)));
   mapBox.append(palette);
