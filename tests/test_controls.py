@@ -1,11 +1,10 @@
 """Buttons and lights through gpiozero's mock pins, as the table would press them."""
 
-import threading
 import time
 
 import pytest
 
-from companion.devices.controls import Controls, PinMap, mock_factory
+from companion.devices.controls import Controls, PinMap
 from companion.errors import DeviceError
 
 PERFECT = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "left-lower-leg", "left-foot",

@@ -10,7 +10,6 @@ Does not cover: real printed art, glare on glossy card, pieces standing up.
 from __future__ import annotations
 
 import json
-import math
 import random
 from pathlib import Path
 
@@ -132,7 +131,7 @@ def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 
                 if any(gx0 - 90 < x < gx1 + 90 and gy0 - 90 < y < gy1 + 90 for gx0, gy0, gx1, gy1 in GRAVES.values()):
                     continue
             angle = rng.uniform(0, 360)
-            test = np.zeros((H, W), np.uint8)
+
             size = mask.shape[0]
             m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
             m[0, 2] += x - size / 2

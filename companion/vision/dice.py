@@ -10,8 +10,6 @@ than an abstention.
 
 from __future__ import annotations
 
-import json
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +20,7 @@ import numpy as np
 
 from ..errors import BadInput
 from .blobs import Blob, find_blobs
+from .model_sets import load_set, save_set
 
 PATCH = 40            # top faces are compared at 40x40 (about the photo's own resolution)
 INNER = 0.84          # of the die's side: leave out the bevelled rim
@@ -31,20 +30,7 @@ MAX_ASPECT = 1.2      # a top face longer than this is leaning: cocked
 MAX_SIDE = 1.3        # a blob this much bigger than a die is dice we could not separate
 MIN_SHARPNESS = 12.0  # Laplacian variance of the patch: below this it is too blurred
 MIN_INK = 10.0        # grey-level spread of a face: below this there is no pictogram, so no die
-SET_FILE = "set.npz"
 BASIS = 96            # dimensions kept of the 784 of a face patch
-
-
-def models_dir() -> Path:
-    """Where dice sets live: $COMPANION_MODELS, else the repo's models/ folder, else the user's data folder."""
-    if os.environ.get("COMPANION_MODELS"):
-        return Path(os.environ["COMPANION_MODELS"])
-    repo_models = Path(__file__).resolve().parents[2] / "models"
-    if repo_models.is_dir():
-        return repo_models
-    from ..config import data_dir
-
-    return data_dir() / "models"
 
 
 def _patch(image: np.ndarray, blob: Blob, side: float, shift: tuple[float, float] = (0, 0), turn: float = 0.0,
@@ -128,20 +114,14 @@ class DiceReader:
         return cls(stacked @ basis, labels, side, basis)
 
     def save(self, name: str) -> Path:
-        folder = models_dir() / "dice" / _safe(name)
-        folder.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(folder / SET_FILE, refs=self.refs, labels=np.array(self.labels), die_side=self.die_side,
-                            basis=self.basis)
-        (folder / "set.json").write_text(json.dumps({"faces": sorted(set(self.labels)), "references": len(self.labels),
-                                                    "die_side_px": round(self.die_side, 1), "patch": PATCH}, indent=1))
-        return folder
+        return save_set("dice", name, {"refs": self.refs, "labels": np.array(self.labels), "die_side": self.die_side,
+                                       "basis": self.basis},
+                        {"faces": sorted(set(self.labels)), "references": len(self.labels),
+                         "die_side_px": round(self.die_side, 1), "patch": PATCH})
 
     @classmethod
     def load(cls, name: str) -> "DiceReader":
-        path = models_dir() / "dice" / _safe(name) / SET_FILE
-        if not path.is_file():
-            raise BadInput(f"no dice set {name!r} (enroll one: companion dice enroll --set {name} DIR)")
-        data = np.load(path)
+        data = load_set("dice", name, "dice")
         return cls(data["refs"], [str(x) for x in data["labels"]], float(data["die_side"]), data["basis"])
 
     # -- reading ------------------------------------------------------------------------------
@@ -249,12 +229,6 @@ def _the_one_die(image: np.ndarray, path: Path) -> Blob:
 def _ink(patch: np.ndarray) -> float:
     """Contrast inside the face: a pictogram has it, a patch of mat or shadow has not."""
     return float(patch.std())
-
-
-def _safe(name: str) -> str:
-    if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or name.startswith("."):
-        raise BadInput(f"a dice set name is letters, digits, - _ . only, not {name!r}")
-    return name
 
 
 def annotate_reading(image: np.ndarray, reading: dict[str, Any]) -> np.ndarray:

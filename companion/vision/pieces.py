@@ -10,7 +10,6 @@ is bigger than any one piece), never guessed.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,13 +19,12 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
-from .dice import models_dir, _safe
+from .model_sets import load_set, save_set
 
 PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
 WORK = 0.5              # segment at half resolution
 MAX_MATCH = 1.3         # standardised distance beyond which a blob is like no enrolled piece (overlaps land at 1.5+)
 MIN_RATIO = 1.35        # nearest other type must be this much farther than the nearest of the chosen type
-SET_FILE = "pieces.npz"
 PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
 
 
@@ -123,19 +121,13 @@ class PieceReader:
         return cls((x - mean) / scale, labels, mean, scale, float(max(areas)), bool(light))
 
     def save(self, name: str) -> Path:
-        folder = models_dir() / "pieces" / _safe(name)
-        folder.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(folder / SET_FILE, features=self.features, labels=np.array(self.labels), mean=self.mean,
-                            scale=self.scale, max_area=self.max_area, light=self.light)
-        (folder / "set.json").write_text(json.dumps({"pieces": len(self.labels), "types": list(PIECE_TYPES)}))
-        return folder
+        return save_set("pieces", name, {"features": self.features, "labels": np.array(self.labels), "mean": self.mean,
+                                         "scale": self.scale, "max_area": self.max_area, "light": self.light},
+                        {"pieces": len(self.labels), "types": list(PIECE_TYPES)})
 
     @classmethod
     def load(cls, name: str) -> "PieceReader":
-        path = models_dir() / "pieces" / _safe(name) / SET_FILE
-        if not path.is_file():
-            raise BadInput(f"no piece set {name!r} (enroll one: companion pieces enroll --set {name} DIR)")
-        d = np.load(path)
+        d = load_set("pieces", name, "piece")
         return cls(d["features"], [str(x) for x in d["labels"]], d["mean"], d["scale"], float(d["max_area"]),
                    bool(d["light"]))
 

@@ -3,7 +3,6 @@
 FUZZ_EXAMPLES sets examples per endpoint (default 150; the issue 8 note reports a 10,000-request run).
 """
 
-import json
 import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st

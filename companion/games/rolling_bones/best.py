@@ -13,25 +13,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .dice import GRAVESTONE, HAT, NEIGHBOURS, SLOTS, is_connected
+from .dice import GRAVESTONE, HAT, SLOTS, connected_pieces, is_connected
 from .layout import Layout
-
-
-def _pieces(nodes: set[str]) -> list[frozenset[str]]:
-    """Connected pieces of the skeleton tree restricted to ``nodes``."""
-    pieces, seen = [], set()
-    for start in SLOTS:
-        if start not in nodes or start in seen:
-            continue
-        piece, frontier = {start}, [start]
-        while frontier:
-            for nxt in NEIGHBOURS[frontier.pop()]:
-                if nxt in nodes and nxt not in piece:
-                    piece.add(nxt)
-                    frontier.append(nxt)
-        seen |= piece
-        pieces.append(frozenset(piece))
-    return pieces
 
 
 def _with_best_hat(layout: Layout, hat_rolled: bool) -> Layout:
@@ -46,11 +29,11 @@ def best_layout(faces: list[str], layout: Layout) -> Layout:
     rollable = {slot for slot in SLOTS if slot in faces and slot not in layout.slots}
     hat_rolled = HAT in faces
     if layout.slots:
-        piece = next(p for p in _pieces(rollable | layout.filled) if layout.filled <= p)
+        piece = next(p for p in connected_pieces(rollable | layout.filled) if layout.filled <= p)
         grown = Layout({**layout.slots, **{s: s for s in piece - layout.filled}}, layout.hat)
         return _with_best_hat(grown, hat_rolled)
     best = layout
-    for piece in _pieces(rollable):
+    for piece in connected_pieces(rollable):
         candidate = _with_best_hat(Layout({s: s for s in piece}), hat_rolled)
         if _better(candidate, best):
             best = candidate

@@ -58,18 +58,26 @@ def kind_of(face: str) -> str:
     return FACES[face][0]
 
 
+def connected_pieces(slots: set[str] | frozenset[str]) -> list[frozenset[str]]:
+    """The connected pieces of the skeleton tree restricted to ``slots``, in slot order."""
+    pieces, seen = [], set()
+    for start in SLOTS:
+        if start not in slots or start in seen:
+            continue
+        piece, frontier = {start}, [start]
+        while frontier:
+            for nxt in NEIGHBOURS[frontier.pop()]:
+                if nxt in slots and nxt not in piece:
+                    piece.add(nxt)
+                    frontier.append(nxt)
+        seen |= piece
+        pieces.append(frozenset(piece))
+    return pieces
+
+
 def is_connected(slots: set[str] | frozenset[str]) -> bool:
     """True when the slots form one piece of the skeleton tree (the empty set counts)."""
-    if not slots:
-        return True
-    start = next(iter(slots))
-    seen, frontier = {start}, [start]
-    while frontier:
-        for nxt in NEIGHBOURS[frontier.pop()]:
-            if nxt in slots and nxt not in seen:
-                seen.add(nxt)
-                frontier.append(nxt)
-    return len(seen) == len(slots)
+    return len(connected_pieces(slots)) <= 1
 
 
 def open_slots(filled: set[str] | frozenset[str]) -> set[str]:

@@ -9,7 +9,7 @@ records it anyway as an override.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import BadInput, IllegalPlay

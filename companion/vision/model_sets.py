@@ -1,0 +1,48 @@
+"""Enrolled sets on disk: models/<kind>/<name>/set.npz plus a readable set.json."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import BadInput
+
+SET_FILE = "set.npz"
+
+
+def models_dir() -> Path:
+    """Where sets live: $COMPANION_MODELS, else the repo's models/ folder, else the user's data folder."""
+    if os.environ.get("COMPANION_MODELS"):
+        return Path(os.environ["COMPANION_MODELS"])
+    repo_models = Path(__file__).resolve().parents[2] / "models"
+    if repo_models.is_dir():
+        return repo_models
+    from ..config import data_dir
+
+    return data_dir() / "models"
+
+
+def safe_name(name: str) -> str:
+    if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or name.startswith("."):
+        raise BadInput(f"a set name is letters, digits, - _ . only, not {name!r}")
+    return name
+
+
+def save_set(kind: str, name: str, arrays: dict[str, Any], summary: dict[str, Any]) -> Path:
+    folder = models_dir() / kind / safe_name(name)
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(folder / SET_FILE, **arrays)
+    (folder / "set.json").write_text(json.dumps(summary, indent=1))
+    return folder
+
+
+def load_set(kind: str, name: str, what: str) -> Any:
+    """The arrays of a saved set, or a one-line error saying how to enroll it."""
+    path = models_dir() / kind / safe_name(name) / SET_FILE
+    if not path.is_file():
+        raise BadInput(f"no {what} set {name!r} (enroll one: companion {kind} enroll --set {name} DIR)")
+    return np.load(path)
