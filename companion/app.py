@@ -70,6 +70,10 @@ def build(settings: dict[str, Any], demo: bool = False, pin_factory=None, instan
         store.close()
         raise
     referee.follow(_lights(controls))
+    from .devices.camera import ReconnectingCamera
+
+    if isinstance(camera, ReconnectingCamera):
+        camera.on_change = referee.camera_changed  # page and status LED say when it goes and comes back
     table.bus.listen(lambda _message: _lights(controls)(referee.status, table.view()))
     _lights(controls)(referee.status, table.view())
 
@@ -86,9 +90,10 @@ def _camera_and_reader(settings: dict[str, Any], demo: bool):
 
             camera = FolderCamera(settings["camera"].get("folder") or DEMO_PHOTOS)
         else:
-            from .devices.camera import open_camera
+            from .devices.camera import ReconnectingCamera, open_camera
 
-            camera = open_camera(settings["camera"])
+            # unplugged and plugged back: the watcher reopens it; the referee reports both (see build)
+            camera = ReconnectingCamera(lambda: open_camera(settings["camera"]))
     except DeviceError as error:
         log.warning("camera: %s (the page still takes rolls by hand)", error)
     reader = annotate = None

@@ -183,6 +183,13 @@ class Referee:
         cv2.imwrite(str(self.photo_dir / name), shown, [cv2.IMWRITE_JPEG_QUALITY, 85])
         return name
 
+    def camera_changed(self, ok: bool, why: str) -> None:
+        """The camera went away or came back (from the camera's watcher thread)."""
+        if ok:
+            self._say("camera is back", READY)
+        else:
+            self._say(f"camera gone: {why} — the table still works by hand", ERROR)
+
     # -- status and lights ---------------------------------------------------------------------
 
     def follow(self, light: Callable[[str, Any], None]) -> None:

@@ -156,3 +156,78 @@ def open_camera(settings: dict[str, Any]) -> Camera:
             raise DeviceError("camera source is \"folder\" but no folder is set in [camera]")
         return FolderCamera(folder)
     raise DeviceError(f"unknown camera source {source!r}: use picamera2, usb or folder")
+
+
+class ReconnectingCamera:
+    """A camera that may be unplugged: a failed or garbage capture drops it, a watcher reopens it.
+
+    ``opener()`` makes the real camera (raising DeviceError while it is missing). ``on_change(ok, why)``
+    hears when it goes and comes back, so the page and status LED can say so; the table keeps
+    working by hand meanwhile. A returning camera is picked up within ``retry_s``.
+    """
+
+    def __init__(self, opener, on_change=None, retry_s: float = 2.0):
+        import threading
+
+        self._opener = opener
+        self.on_change = on_change or (lambda ok, why: None)
+        self._lock = threading.Lock()
+        self._camera: Camera | None = None
+        self._stop = threading.Event()
+        self.name = "camera"
+        self.ok = False
+        self.why = "not opened yet"
+        self._try_open()
+        self._watcher = threading.Thread(target=self._watch, args=(retry_s,), name="camera-watch", daemon=True)
+        self._watcher.start()
+
+    def _try_open(self) -> None:
+        with self._lock:
+            if self._camera is not None:
+                return
+            try:
+                self._camera = self._opener()
+                self.name = self._camera.name
+            except DeviceError as error:
+                self._set(False, str(error))
+                return
+        self._set(True, "")
+
+    def _set(self, ok: bool, why: str) -> None:
+        changed = ok != self.ok
+        self.ok, self.why = ok, why
+        if changed:
+            self.on_change(ok, why)
+
+    def _watch(self, retry_s: float) -> None:
+        while not self._stop.wait(retry_s):
+            if self._camera is None:
+                self._try_open()
+
+    def capture(self) -> np.ndarray:
+        with self._lock:
+            camera = self._camera
+        if camera is None:
+            raise DeviceError(f"camera unavailable: {self.why}")
+        try:
+            frame = camera.capture()
+            if frame is None or frame.size == 0 or frame.ndim != 3 or int(frame.max()) == int(frame.min()):
+                raise DeviceError("the camera sent an empty or blank picture")
+            return frame
+        except DeviceError as error:
+            with self._lock:
+                if self._camera is camera:
+                    self._camera = None
+            try:
+                camera.close()
+            except Exception:  # a half-gone device may fail to close; it is dropped either way
+                pass
+            self._set(False, str(error))
+            raise
+
+    def close(self) -> None:
+        self._stop.set()
+        with self._lock:
+            camera, self._camera = self._camera, None
+        if camera is not None:
+            camera.close()

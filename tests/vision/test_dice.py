@@ -131,3 +131,34 @@ def test_replay_camera(tmp_path):
     (tmp_path / "1.png").write_text("garbage")
     with pytest.raises(DeviceError, match="not an image"):
         FolderCamera(tmp_path).capture()
+
+
+def test_an_unplugged_camera_is_reported_and_picked_up_again(tmp_path):
+    """The camera is a real folder source; unplugging is the folder vanishing, garbage is a blank frame."""
+    import time
+
+    from companion.devices.camera import FolderCamera, ReconnectingCamera
+
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    frame = np.random.default_rng(1).integers(0, 255, (20, 20, 3), dtype=np.uint8)
+    cv2.imwrite(str(folder / "a.png"), frame)
+    changes = []
+    camera = ReconnectingCamera(lambda: FolderCamera(folder), lambda ok, why: changes.append(ok), retry_s=0.1)
+    assert camera.capture().shape == (20, 20, 3)
+    cv2.imwrite(str(folder / "a.png"), np.zeros((20, 20, 3), np.uint8))  # garbage: a blank frame
+    with pytest.raises(DeviceError, match="blank"):
+        camera.capture()
+    assert changes == [True, False]
+    shutil.rmtree(folder)  # unplugged
+    time.sleep(0.3)
+    with pytest.raises(DeviceError, match="unavailable"):
+        camera.capture()
+    folder.mkdir()
+    cv2.imwrite(str(folder / "a.png"), frame)  # plugged back in
+    deadline = time.monotonic() + 5
+    while not camera.ok and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert camera.ok and changes == [True, False, True]
+    assert camera.capture().shape == (20, 20, 3)
+    camera.close()
