@@ -26,6 +26,7 @@ bench: venv
 	$(BIN)/python bench/dice_read.py
 	$(BIN)/python bench/pieces_read.py
 	$(BIN)/python bench/live.py
+	$(BIN)/python bench/soak.py --minutes 2
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
