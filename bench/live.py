@@ -35,9 +35,10 @@ PERFECT = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "left-lo
 class Listener(threading.Thread):
     """One SSE client: records when each event arrives."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, keep: bool = True):
         super().__init__(daemon=True)
         self.port, self.arrivals, self.errors, self.ready = port, [], 0, threading.Event()
+        self.keep, self.count = keep, 0  # keep=False: count events only (a soak must not hoard them)
         self.stop = False
 
     def run(self) -> None:
@@ -55,7 +56,9 @@ class Listener(threading.Thread):
                 if line.startswith(b": connected"):
                     self.ready.set()
                 if line.startswith(b"data:"):
-                    self.arrivals.append((time.perf_counter(), json.loads(line[5:])))
+                    self.count += 1
+                    if self.keep:
+                        self.arrivals.append((time.perf_counter(), json.loads(line[5:])))
         except OSError:
             if not self.stop:
                 self.errors += 1

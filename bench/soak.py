@@ -45,7 +45,7 @@ def main() -> None:
     companion = build(settings, demo=True, pin_factory=pins, instance=Path(tempfile.mkdtemp()), rng=random.Random(0))
     server = create_server(companion.app, host="127.0.0.1", port=0, threads=48)
     threading.Thread(target=server.run, daemon=True).start()
-    clients = [Listener(server.effective_port) for _ in range(args.clients)]
+    clients = [Listener(server.effective_port, keep=False) for _ in range(args.clients)]
     for c in clients:
         c.start()
     table, referee, rng = companion.table, companion.referee, random.Random(1)
@@ -53,7 +53,7 @@ def main() -> None:
     errors = 0
     start = time.monotonic()
     next_report = start + 60
-    print(f"{'min':>4} {'RSS MB':>7} {'cmd p50 ms':>10} {'cmd p99 ms':>10} {'errors':>6}", flush=True)
+    print(f"{'min':>4} {'RSS MB':>7} {'cmd p50 ms':>10} {'cmd p99 ms':>10} {'errors':>6} {'events/client':>13}", flush=True)
     while time.monotonic() - start < args.minutes * 60:
         t0 = time.perf_counter()
         try:
@@ -89,7 +89,8 @@ def main() -> None:
         if time.monotonic() >= next_report:
             recent = sorted(latencies[-300:])
             print(f"{(time.monotonic() - start) / 60:4.0f} {rss_mb():7.1f} {statistics.median(recent):10.1f} "
-                  f"{recent[int(len(recent) * 0.99) - 1]:10.1f} {errors + sum(c.errors for c in clients):6d}", flush=True)
+                  f"{recent[int(len(recent) * 0.99) - 1]:10.1f} {errors + sum(c.errors for c in clients):6d} "
+                  f"{min(c.count for c in clients):13d}", flush=True)
             next_report += 60
     for c in clients:
         c.stop = True
