@@ -153,7 +153,8 @@ def _lights(controls: Controls):
 def run(config_file: str | None = None, demo: bool = False, host: str | None = None, port: int | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     settings = config_module.load(config_file)
-    host = host or ("127.0.0.1" if demo else settings["server"]["host"])
+    # The demo stays on this machine unless a config file says where to listen.
+    host = host or (settings["server"]["host"] if config_file or not demo else "127.0.0.1")
     port = port or int(settings["server"]["port"])
     companion = build(settings, demo=demo)
     where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host

@@ -96,3 +96,4 @@ def test_acknowledged_actions_survive_sigkill(tmp_path):
     assert len(acked) > CUTS, "the clients got work done between the cuts"
     missing = [name for name in acked if name not in stored]
     assert not missing, f"acknowledged but lost: {missing[:5]}"
+
