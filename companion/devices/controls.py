@@ -49,9 +49,18 @@ class PinMap:
 
 def mock_factory():
     """gpiozero's mock pins (PWM-capable, for the RGB LED): off a Pi, and in tests."""
+    from collections import deque
+
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-    return MockFactory(pin_class=MockPWMPin)
+    class BoundedMockPin(MockPWMPin):
+        """A mock pin records every state change (for tests); a demo left running keeps only the latest 1000."""
+
+        def clear_states(self):
+            super().clear_states()
+            self.states = deque(self.states, maxlen=1000)
+
+    return MockFactory(pin_class=BoundedMockPin)
 
 
 class Controls:
