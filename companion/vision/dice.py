@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import BadInput
 from .blobs import Blob, find_blobs
-from .model_sets import load_set, save_set
+from .model_sets import enrollment_photos, load_set, save_set
 
 PATCH = 40            # top faces are compared at 40x40 (about the photo's own resolution)
 INNER = 0.84          # of the die's side: leave out the bevelled rim
@@ -80,23 +80,8 @@ class DiceReader:
     def enroll(cls, folder: str | Path) -> "DiceReader":
         from ..games.rolling_bones.dice import FACE_IDS  # the face ids only: names, not rules
 
-        folder = Path(folder)
-        if not folder.is_dir():
-            raise BadInput(f"{folder}: no such folder of enrollment photos")
-        missing = [f for f in FACE_IDS if not (folder / f).is_dir()]
-        if missing:
-            raise BadInput(f"{folder}: no photos for face {missing[0]!r} (expected {folder}/<face-id>/*.jpg"
-                           f"{f'; {len(missing)} faces missing' if len(missing) > 1 else ''})")
-        found: list[tuple[str, np.ndarray, Blob]] = []
-        for face in FACE_IDS:
-            photos = sorted(p for p in (folder / face).iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
-            if not photos:
-                raise BadInput(f"{folder / face}: no photos")
-            for path in photos:
-                image = cv2.imread(str(path))
-                if image is None:
-                    raise BadInput(f"{path}: not an image")
-                found.append((face, image, _the_one_die(image, path)))
+        found = [(face, image, _the_one_die(image, path))
+                 for face, path, image in enrollment_photos(folder, FACE_IDS, "face")]
         # One crop size for every die, enrolled or read: the table camera does not move.
         side = float(np.median([min(die.size) for _, _, die in found]))
         refs, labels = [], []

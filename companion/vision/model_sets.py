@@ -32,6 +32,29 @@ def safe_name(name: str) -> str:
     return name
 
 
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png"}
+
+
+def enrollment_photos(folder: Path, names: tuple[str, ...] | list[str], what: str):
+    """Yield (name, path, image) for DIR/<name>/*.jpg, every name required; one-line errors otherwise."""
+    import cv2
+
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise BadInput(f"{folder}: no such folder of enrollment photos")
+    missing = [n for n in names if not (folder / n).is_dir()
+               or not any(p.suffix.lower() in PHOTO_SUFFIXES for p in (folder / n).iterdir())]
+    if missing:
+        raise BadInput(f"{folder}: no photos for {what} {missing[0]!r} (expected {folder}/<{what}>/*.jpg"
+                       f"{f'; {len(missing)} missing' if len(missing) > 1 else ''})")
+    for name in names:
+        for path in sorted(p for p in (folder / name).iterdir() if p.suffix.lower() in PHOTO_SUFFIXES):
+            image = cv2.imread(str(path))
+            if image is None:
+                raise BadInput(f"{path}: not an image")
+            yield name, path, image
+
+
 def save_set(kind: str, name: str, arrays: dict[str, Any], summary: dict[str, Any]) -> Path:
     folder = models_dir() / kind / safe_name(name)
     folder.mkdir(parents=True, exist_ok=True)

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
-from .model_sets import load_set, save_set
+from .model_sets import enrollment_photos, load_set, save_set
 
 PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
 WORK = 0.5              # segment at half resolution
@@ -92,30 +92,19 @@ class PieceReader:
 
     @classmethod
     def enroll(cls, folder: str | Path) -> "PieceReader":
-        folder = Path(folder)
-        if not folder.is_dir():
-            raise BadInput(f"{folder}: no such folder of enrollment photos")
         feats, labels, areas = [], [], []
         light = None
-        for kind in PIECE_TYPES:
-            photos = sorted(p for p in (folder / kind).glob("*") if p.suffix.lower() in {".jpg", ".jpeg", ".png"}) \
-                if (folder / kind).is_dir() else []
-            if not photos:
-                raise BadInput(f"{folder}: no photos for piece {kind!r} (expected {folder}/{kind}/*.jpg)")
-            for path in photos:
-                image = cv2.imread(str(path))
-                if image is None:
-                    raise BadInput(f"{path}: not an image")
-                if light is None:
-                    light = _lighter_than_board(image)
-                found = sorted(shapes(image, light), key=lambda s: -s.area)
-                if not found:
-                    raise BadInput(f"{path}: no piece found in the photo")
-                if len(found) > 1 and found[1].area > 0.3 * found[0].area:
-                    raise BadInput(f"{path}: expected one piece in the photo, found {len(found)}")
-                feats.append(found[0].features)
-                labels.append(kind)
-                areas.append(found[0].area)
+        for kind, path, image in enrollment_photos(folder, PIECE_TYPES, "piece"):
+            if light is None:
+                light = _lighter_than_board(image)
+            found = sorted(shapes(image, light), key=lambda s: -s.area)
+            if not found:
+                raise BadInput(f"{path}: no piece found in the photo")
+            if len(found) > 1 and found[1].area > 0.3 * found[0].area:
+                raise BadInput(f"{path}: expected one piece in the photo, found {len(found)}")
+            feats.append(found[0].features)
+            labels.append(kind)
+            areas.append(found[0].area)
         x = np.stack(feats)
         mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
         return cls((x - mean) / scale, labels, mean, scale, float(max(areas)), bool(light))
