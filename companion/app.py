@@ -69,13 +69,14 @@ def build(settings: dict[str, Any], demo: bool = False, pin_factory=None, instan
         referee.close()
         store.close()
         raise
-    referee.follow(_lights(controls))
+    show = _lights(controls)
+    referee.follow(show)
     from .devices.camera import ReconnectingCamera
 
     if isinstance(camera, ReconnectingCamera):
         camera.on_change = referee.camera_changed  # page and status LED say when it goes and comes back
-    table.bus.listen(lambda _message: _lights(controls)(referee.status, table.view()))
-    _lights(controls)(referee.status, table.view())
+    table.bus.listen(lambda _message: show(referee.status, table.view()))
+    show(referee.status, table.view())
 
     app = create_app(table, referee, settings, instance_path=instance)
     return Companion(table, referee, controls, app)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from .bus import EventBus
 from .errors import BadInput, IllegalPlay
@@ -47,7 +47,6 @@ class Table:
         self.bus = bus or EventBus()
         self._lock = threading.RLock()
         self._live: _Live | None = None
-        self._notes: list[Callable[[], dict[str, Any]]] = []
 
     # -- sessions -------------------------------------------------------------------------
 

@@ -35,9 +35,6 @@ class Blob:
         a, b = self.size
         return max(a, b) / max(1e-6, min(a, b))
 
-    def box(self) -> np.ndarray:
-        return cv2.boxPoints((self.center, self.size, self.angle))
-
 
 def foreground(image: np.ndarray) -> np.ndarray:
     """A mask (at WORK_SCALE) of what is not mat."""

@@ -49,14 +49,11 @@ def _patch(image: np.ndarray, blob: Blob, side: float, shift: tuple[float, float
 
 
 def _normalise(patch: np.ndarray) -> np.ndarray:
-    p = cv2.GaussianBlur(patch.astype(np.float32), (3, 3), 0.7)
-    p -= p.mean()
-    norm = np.linalg.norm(p)
-    return (p / norm if norm > 1e-6 else p).ravel()
+    return _normalise_all(patch[None])[0]
 
 
 def _normalise_all(patches: np.ndarray) -> np.ndarray:
-    """``_normalise`` for a stack of patches at once."""
+    """Each patch lightly blurred, zero mean, unit norm, flattened: what correlation compares."""
     p = np.stack([cv2.GaussianBlur(x, (3, 3), 0.7) for x in patches.astype(np.float32)])
     p -= p.mean(axis=(1, 2), keepdims=True)
     norms = np.linalg.norm(p.reshape(len(p), -1), axis=1)
@@ -178,9 +175,6 @@ class DiceReader:
             best = int(scores.max(axis=0).argmax())
             centre, turn0 = boxes[best]
         return self._rank(scores[:, best])
-
-    def _classify(self, patch: np.ndarray) -> tuple[str, float, str, float]:
-        return self._rank(self.refs @ (_normalise(patch) @ self.basis))
 
     def _rank(self, scores: np.ndarray) -> tuple[str, float, str, float]:
         faces, starts = self._groups()

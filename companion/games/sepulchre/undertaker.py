@@ -69,10 +69,7 @@ class Sepulchre:
 
     @property
     def ossuary(self) -> Counts:
-        total = counts()
-        for grave in self.graves.values():
-            total = add(total, grave)
-        return add(self.box, total, -1)
+        return add(self.box, _sum(self.graves.values()), -1)
 
     @property
     def player(self) -> str:
