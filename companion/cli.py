@@ -50,6 +50,16 @@ def bones_best(args: argparse.Namespace) -> None:
     print(f"lay {', '.join(laid) or 'nothing'}{hat}: {result['score']} points; {advice}")
 
 
+def bones_advise(args: argparse.Namespace) -> None:
+    from .games.rolling_bones.advice import advice_for, parse_state
+
+    result = advice_for(parse_state(read_json(args.state)))
+    if args.json:
+        _print_json(result)
+        return
+    print(result["summary"])
+
+
 # -- tomb ---------------------------------------------------------------------------------
 
 def tomb_stage_turn(args: argparse.Namespace) -> None:
@@ -164,6 +174,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("roll", metavar="ROLL.json")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=bones_best)
+    p = bsub.add_parser("advise", help="bury or roll again: the play with the most expected points")
+    p.add_argument("state", metavar="STATE.json")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=bones_advise)
 
     tomb = sub.add_parser("tomb", help="Dark Tomb: run and check Stage turns")
     tsub = tomb.add_subparsers(dest="command", required=True)

@@ -57,6 +57,45 @@ def test_bones_best_rejects_unknown_face(run_cli):
     assert done.returncode == 2 and "wing" in done.stderr
 
 
+ADVISE_STATE = {"layout": {"slots": {"skull": "skull", "ribcage": "ribcage", "spine": "spine", "pelvis": "pelvis"},
+                           "hat": False},
+                "roll": ["hat", "gravestone", "left-upper-arm"], "dice": {"left": 1, "right": 0, "center": 2},
+                "post_op": 3, "score": 60, "opponents": [40], "target": 100}
+
+
+def test_bones_advise_json(run_cli):
+    done = run_cli("bones", "advise", "state.json", "--json", files={"state.json": ADVISE_STATE})
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    # Post-op roll 3 costs 3 dice and only 3 are here: no roll again, so lay all and bury: (5 + 1) * 2.
+    assert result["action"]["then"] == "bury" and result["expected"] == 12 and result["exact"] is True
+    assert {"face": "hat", "slot": "skull"} in result["action"]["lay"]
+    assert all(o["expected"] <= result["expected"] for o in result["options"])
+    assert result["win"]["agree"] is True and 0 < result["win"]["action"]["chance"] <= 1
+
+
+def test_bones_advise_human(run_cli):
+    done = run_cli("bones", "advise", "state.json", files={"state.json": ADVISE_STATE})
+    assert done.returncode == 0 and done.stdout.startswith("lay ") and "bury" in done.stdout
+
+
+@pytest.mark.parametrize("state, message", [
+    ({"layout": {"slots": {}}}, '"roll"'),
+    ({"roll": ["skull"], "post_op": 0}, "post_op"),
+    ({"roll": ["skull"], "dice": {"left": 1}}, "dice says"),
+    ({"roll": ["skull"] * 7}, "only 6"),
+    ({"roll": ["skull"], "mood": "brave"}, "unknown field"),
+    ({"roll": ["skull", "wing"]}, "wing"),
+    ({"roll": ["skull"] * 6 + ["left-foot"] * 6, "post_op": 5}, "18"),
+    ({"roll": ["skull"], "opponents": [3]}, "own score"),
+    ([1, 2], "JSON object"),
+])
+def test_bones_advise_bad_states_are_one_line(run_cli, state, message):
+    done = run_cli("bones", "advise", "s.json", "--json", files={"s.json": state})
+    assert done.returncode == 2, done.stdout
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
 SCENARIO = {
     "map": ["#########", "#...~~..#", "#.O.....#", "#########"],
     "characters": [{"id": "brienne", "pos": [1, 1], "hp": 9, "max_hp": 10, "armor": 12, "shield": 0, "stealth": False}],

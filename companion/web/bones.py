@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+
 from flask import Blueprint, current_app, jsonify
 
 from ..errors import BadInput
 from ..games.rolling_bones import FACE_IDS, Layout, best_layout, kind_of
+from ..games.rolling_bones.advice import advice_for, state_of_match
 from ..games.rolling_bones.dice import FACES
 from .auth import changes_table, json_body
 from .live import snapshot
@@ -90,3 +93,17 @@ def best():
     layout: Layout = best_layout(list(turn.loose), turn.layout)
     return jsonify(best={"score": layout.score().total, "layout": layout.to_json(),
                          "can_bury": turn.can_bury()})
+
+
+_advising = threading.Lock()
+
+
+@bp.get("/bones/advice")
+def advice():
+    """The advisor's play for the dice on the table (expected points, and the chance to win)."""
+    table = _table()
+    state = state_of_match(table.state) if table.game == "rolling-bones" else None
+    if state is None:
+        return jsonify(advice=None)
+    with _advising:  # one search at a time: they share the memo, and a second would only repeat the work
+        return jsonify(advice=advice_for(state))

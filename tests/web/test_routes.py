@@ -44,6 +44,14 @@ def test_best_hint(client, api):
     assert best["score"] == 50 and best["can_bury"] is True
 
 
+def test_advice_for_the_dice_on_the_table(client, api):
+    assert client.get("/api/bones/advice").get_json() == {"advice": None}
+    api("/api/command", {"type": "roll", "faces": PERFECT})
+    advice = client.get("/api/bones/advice").get_json()["advice"]
+    assert advice["action"]["then"] == "bury" and advice["expected"] == 50
+    assert "bury" in advice["summary"] and advice["win"]["action"]["then"] == "bury"
+
+
 @pytest.mark.parametrize("body, status, message", [
     ({"type": "lay", "face": "skull"}, 409, "no roll"),
     ({"type": "dance"}, 400, "unknown Rolling Bones command"),

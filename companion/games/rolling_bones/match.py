@@ -80,7 +80,7 @@ class Match:
             "history": [list(h) for h in self.history],
             "turn": {
                 "phase": turn.phase, "layout": turn.layout.to_json(), "score": turn.layout.score().total,
-                "loose": list(turn.loose), "to_throw": [list(kv) for kv in turn.to_throw], "post_ops": turn.post_ops, "next_cost": turn.next_cost,
+                "loose": list(turn.loose), "laid_this_roll": list(turn.laid_this_roll), "to_throw": [list(kv) for kv in turn.to_throw], "post_ops": turn.post_ops, "next_cost": turn.next_cost,
                 "can_bury": turn.can_bury(), "can_pay": turn.can_pay(), "outcome": turn.outcome,
                 "points": turn.points, "why": turn.why,
                 "legal": [{"face": m.face, "slot": m.slot} for m in turn.legal_lays()],

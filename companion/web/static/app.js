@@ -135,6 +135,7 @@ function renderBones(s) {
       onchange: (e) => { paying = e.target.checked; payMode = []; render(state); } }), " choose dice to pay"));
     right.append(row);
     bestHint(right);
+    adviceHint(right);
   }
   if (turn.phase === "throw" && !s.winner) {
     right.append(el("div", { class: "row" },
@@ -183,6 +184,18 @@ async function bestHint(parent) {
   const hat = data.best.layout.hat && !state.turn.layout.hat ? " + hat" : "";
   hint.textContent = `Best now: ${data.best.score} points` + (lay.length || hat ? ` (lay ${lay.map(SHORT).join(", ")}${hat})` : "")
     + (data.best.can_bury ? " — a gravestone shows: you may bury" : "");
+}
+
+// The advisor can take a while on a cold start: the page stays live and fills this in when it answers.
+let adviceAsked = "";
+async function adviceHint(parent) {
+  const hint = el("p", { class: "hint advice", "data-testid": "advice" }, "Advisor: thinking…");
+  parent.append(hint);
+  const asked = JSON.stringify([state.turn.layout, state.turn.loose, state.turn.post_ops, state.turn.laid_this_roll]);
+  adviceAsked = asked;
+  const data = await (await fetch("/api/bones/advice")).json();
+  if (adviceAsked !== asked || !data.advice) { hint.remove(); return; }
+  hint.textContent = "Advisor: " + data.advice.summary + (data.advice.exact ? "" : " (estimate)");
 }
 
 function chart(s) {

@@ -1,0 +1,187 @@
+"""Rolling Bones advisor: self-play against simple policies, decision times, approximation error.
+
+Every policy plays the same number of turns on the turn state machine (turn.py) with
+its own seeded dice. Prints average points per turn with a 95 % confidence interval,
+the advisor's median and worst decision time (one core), and the error of the
+advisor's approximations against the exact search on states where both run.
+Targets (issue 7): the advisor beats every simple policy clearly; median decision
+<= 300 ms. ``--write-spread`` stores the advisor's points-per-turn spread in
+companion/games/rolling_bones/turn_points.py (used by the win-chance objective).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import pin_one_core  # noqa: E402
+from companion.games.rolling_bones import Layout, best_layout  # noqa: E402
+from companion.games.rolling_bones.advisor import Advisor, Play, advise  # noqa: E402
+from companion.games.rolling_bones.dice import FACE_IDS, FACES, GRAVESTONE, HAT, KINDS  # noqa: E402
+from companion.games.rolling_bones.turn import LAY, OVER, Turn  # noqa: E402
+
+FACES_OF = {kind: [f for f in FACE_IDS if FACES[f][0] == kind] for kind in KINDS}
+SPREAD_FILE = Path(__file__).resolve().parents[1] / "companion/games/rolling_bones/turn_points.py"
+
+# A policy looks at a turn in the LAY phase and returns the play to make.
+Policy = Callable[[Turn], Play]
+
+
+def throw(turn: Turn, rng: random.Random) -> Turn:
+    return turn.throw([rng.choice(FACES_OF[kind]) for kind, n in turn.to_throw for _ in range(n)])
+
+
+def play_turn(policy: Policy, rng: random.Random, times: list[float] | None = None) -> int:
+    turn = throw(Turn(), rng)
+    while turn.phase != OVER:
+        started = time.perf_counter()
+        play = policy(turn)
+        if times is not None:
+            times.append(time.perf_counter() - started)
+        for face, slot in play.lay:
+            turn = turn.lay(face, slot)
+            if turn.phase == OVER:
+                return turn.points
+        if play.bury:
+            return turn.bury().points
+        if play.take_hat:
+            turn = turn.take_hat()
+        if play.pay is None:
+            return 0
+        turn = throw(turn.pay(list(play.pay)), rng)
+    return turn.points
+
+
+def advisor_policy(advisor: Advisor) -> Policy:
+    def policy(turn: Turn) -> Play:
+        plays, _ = advise(advisor, turn.layout, list(turn.loose), turn.next_cost)
+        return plays[0]
+    return policy
+
+
+def simple_policy(bury_from: int | None) -> Policy:
+    """Lay the best layout of each roll; bury on a gravestone once the score reaches
+    ``bury_from`` (None: at the first gravestone); pay with the least useful dice."""
+
+    def policy(turn: Turn) -> Play:
+        loose = list(turn.loose)
+        layout = best_layout(loose, turn.layout)
+        lay = [(slot, slot) for slot in _in_chain_order(turn.layout, layout)]
+        if layout.hat and not turn.layout.hat:
+            lay.append((HAT, "skull"))
+        if not lay and turn.post_ops and GRAVESTONE in loose:
+            return Play((), True, False, None, layout.score().total)  # the gravestone is the only die to lay
+        if not lay and turn.post_ops:
+            forced = turn.legal_lays()
+            if not forced:
+                return Play((), False, False, None, 0)
+            move = forced[0]
+            lay = [(move.face, move.slot)]
+            layout = turn.layout.with_bone(move.slot, move.face)
+        for face, _ in lay:
+            loose.remove(face)
+        score = layout.score().total
+        if GRAVESTONE in turn.loose and (bury_from is None or score >= bury_from or len(loose) - turn.next_cost < 1):
+            return Play(tuple(lay), True, False, None, score)
+        if len(loose) - turn.next_cost < 1:
+            return Play(tuple(lay), False, False, None, 0)
+        order = sorted(loose, key=lambda f: (f != GRAVESTONE and f not in layout.slots, FACES[f][0] == "center", f))
+        return Play(tuple(lay), False, False, tuple(order[: turn.next_cost]), 0)
+
+    return policy
+
+
+def _in_chain_order(before: Layout, after: Layout) -> list[str]:
+    from companion.games.rolling_bones.advisor import BIT, chain_order
+
+    return chain_order(before.filled, sum(BIT[s] for s in after.slots if s not in before.slots))
+
+
+def mean_ci(points: list[int]) -> tuple[float, float]:
+    mean = statistics.fmean(points)
+    return mean, 1.96 * statistics.stdev(points) / len(points) ** 0.5
+
+
+def approximation_error(states: list[Turn]) -> None:
+    """The default advisor against the exact search, on decisions small enough for both."""
+    exact_advisor = Advisor(max_outcomes=10**9, max_full_lays=16)
+    fast = Advisor()
+    errors, same, compared = [], 0, 0
+    for turn in states:
+        plays_exact, is_exact = advise(exact_advisor, turn.layout, list(turn.loose), turn.next_cost)
+        if not is_exact:
+            continue
+        plays_fast, _ = advise(fast, turn.layout, list(turn.loose), turn.next_cost)
+        errors.append(abs(plays_fast[0].value - plays_exact[0].value))
+        chosen = next(p for p in plays_exact if (p.lay, p.then, p.pay) == (plays_fast[0].lay, plays_fast[0].then, plays_fast[0].pay))
+        compared += 1
+        same += chosen.value >= plays_exact[0].value - 1e-9
+    if compared:
+        print(f"approximation vs exact on {compared} decisions: |error| of the best value mean {statistics.fmean(errors):.4f}, "
+              f"max {max(errors):.4f} points; the approximate choice is an exact best play in {same / compared:.1%}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--turns", type=int, default=20000, help="turns per simple policy")
+    parser.add_argument("--advisor-turns", type=int, default=20000)
+    parser.add_argument("--error-states", type=int, default=200, help="decisions to check against the exact search")
+    parser.add_argument("--write-spread", action="store_true")
+    args = parser.parse_args()
+    pin_one_core()
+
+    results: dict[str, tuple[float, float]] = {}
+    for name, bury_from in [("bury at the first gravestone", None)] + [(f"roll until {n} points", n) for n in (5, 10, 15, 20, 25)]:
+        rng = random.Random(hash(name) & 0xFFFF)
+        points = [play_turn(simple_policy(bury_from), rng) for _ in range(args.turns)]
+        results[name] = mean_ci(points)
+        print(f"{name:32s} {results[name][0]:6.2f} ± {results[name][1]:.2f} points per turn ({args.turns} turns)", flush=True)
+
+    advisor, times, points = Advisor(), [], []
+    rng, started = random.Random(7), time.perf_counter()
+    for i in range(args.advisor_turns):
+        points.append(play_turn(advisor_policy(advisor), rng, times))
+        if (i + 1) % 1000 == 0:
+            m, ci = mean_ci(points)
+            print(f"  advisor after {i + 1} turns: {m:.2f} ± {ci:.2f}; {time.perf_counter() - started:.0f} s; "
+                  f"{len(advisor._pre) + len(advisor._post)} states remembered", flush=True)
+    results["advisor"] = mean_ci(points)
+    best_simple = max((v[0], k) for k, v in results.items() if k != "advisor")
+    print(f"{'advisor (expected points)':32s} {results['advisor'][0]:6.2f} ± {results['advisor'][1]:.2f} points per turn "
+          f"({len(points)} turns); best simple policy: {best_simple[1]} {best_simple[0]:.2f}")
+    print(f"advisor decision time: median {statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.0f} ms "
+          f"over {len(times)} decisions (one core; the first decisions fill the memo)")
+
+    if args.write_spread:
+        spread = Counter(points)
+        body = ",\n    ".join(f"{p}: {n}" for p, n in sorted(spread.items()))
+        SPREAD_FILE.write_text(
+            '"""Points per turn of the expected-points advisor in self-play: how often each total came up.\n\n'
+            f'Measured by bench/advisor.py --write-spread over {len(points)} turns; used by win.py."""\n\n'
+            f"TURN_POINTS: dict[int, int] = {{\n    {body},\n}}\n")
+        print(f"wrote {SPREAD_FILE}")
+
+    small: list[Turn] = []
+    first_gravestone = simple_policy(None)
+
+    def recording(turn: Turn) -> Play:
+        if turn.post_ops and len(turn.loose) <= 6 and len(small) < args.error_states:
+            small.append(turn)
+        return first_gravestone(turn)
+
+    sample_rng = random.Random(11)
+    while len(small) < args.error_states:
+        play_turn(recording, sample_rng)
+    approximation_error(small)
+
+
+if __name__ == "__main__":
+    main()

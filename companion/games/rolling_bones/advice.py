@@ -1,0 +1,153 @@
+"""A turn state from JSON, and the advisor's answer for it (the CLI and the page share this).
+
+STATE.json fields (see README "Advisor"):
+
+- ``roll`` (required): the faces of the latest throw, every die not laid yet.
+- ``layout``: the skeleton so far (``{"slots": {...}, "hat": false}``), default empty.
+- ``post_op``: the number of the next post-op roll, which is also its cost in dice;
+  1 while the roll on the table is the pre-op roll (default 1).
+- ``dice``: the dice not yet laid by kind, ``{"left": 3, "right": 2, "center": 4}``;
+  optional, and when given it must match ``roll``.
+- ``score``, ``opponents``, ``target``: the player's score, the other players'
+  scores and the game's target (default 100). With them the answer adds the play
+  that maximises the chance to win, and says whether the two agree.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...errors import BadInput
+from .advisor import Advisor, Play, advise
+from .dice import DICE_PER_KIND, DICE_TOTAL, KINDS, kind_of
+from .layout import Layout, parse_faces
+from .match import DEFAULT_TARGET
+
+SHOWN_OPTIONS = 8
+STATE_FIELDS = {"roll", "layout", "post_op", "dice", "score", "opponents", "target"}
+
+
+@dataclass(frozen=True)
+class TurnState:
+    layout: Layout
+    roll: tuple[str, ...]
+    post_op: int
+    score: int | None = None
+    opponents: tuple[int, ...] = ()
+    target: int = DEFAULT_TARGET
+    lay_done: bool = False  # a die of this post-op roll is already laid (the live table)
+
+
+def _whole(data: dict, name: str, default: Any, low: int | None = None) -> Any:
+    value = data.get(name, default)
+    if value is default:
+        return value
+    if not isinstance(value, int) or isinstance(value, bool) or (low is not None and value < low):
+        raise BadInput(f"{name} must be a whole number" + (f" of at least {low}" if low is not None else ""))
+    return value
+
+
+def parse_state(data: Any) -> TurnState:
+    if not isinstance(data, dict):
+        raise BadInput('a turn state is a JSON object with at least "roll"')
+    unknown = set(data) - STATE_FIELDS
+    if unknown:
+        raise BadInput(f"unknown field {sorted(unknown)[0]!r} in the turn state")
+    if "roll" not in data:
+        raise BadInput('the turn state needs "roll": the faces of the latest throw')
+    roll = parse_faces(data["roll"], "roll")
+    layout = Layout.from_json(data.get("layout", {"slots": {}, "hat": False}))
+    post_op = _whole(data, "post_op", 1, low=1)
+    counts = {kind: sum(1 for f in roll if kind_of(f) == kind) for kind in KINDS}
+    for kind, n in counts.items():
+        if n > DICE_PER_KIND:
+            raise BadInput(f"the roll shows {n} {kind} dice; there are only {DICE_PER_KIND}")
+    if "dice" in data:
+        dice = data["dice"]
+        if not isinstance(dice, dict) or set(dice) - set(KINDS) or not all(isinstance(v, int) and not isinstance(v, bool) for v in dice.values()):
+            raise BadInput('dice must map "left", "right" and "center" to numbers of dice')
+        for kind in KINDS:
+            if dice.get(kind, 0) != counts[kind]:
+                raise BadInput(f"dice says {dice.get(kind, 0)} {kind} not laid, but the roll shows {counts[kind]}")
+    accounted = len(layout.slots) + layout.hat + len(roll) + post_op * (post_op - 1) // 2
+    if accounted > DICE_TOTAL:
+        raise BadInput(f"this state needs {accounted} dice (laid, paid for {post_op - 1} post-op rolls, and rolled); there are {DICE_TOTAL}")
+    if not roll:
+        raise BadInput("the roll is empty: there is nothing to advise on")
+    score = _whole(data, "score", None)
+    opponents = data.get("opponents", [])
+    if not isinstance(opponents, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in opponents):
+        raise BadInput("opponents must be a list of the other players' scores")
+    target = _whole(data, "target", DEFAULT_TARGET, low=1)
+    if opponents and score is None:
+        raise BadInput("opponents' scores need the player's own score too")
+    return TurnState(layout, tuple(roll), post_op, score, tuple(opponents), target)
+
+
+# One advisor for expected points, kept warm for the life of the process.
+POINTS_ADVISOR = Advisor()
+
+
+def advice_for(state: TurnState, advisor: Advisor | None = None) -> dict[str, Any]:
+    """The recommended play and the value of every play considered, as JSON-ready data."""
+    started = time.perf_counter()
+    plays, exact = advise(advisor or POINTS_ADVISOR, state.layout, list(state.roll), state.post_op, state.lay_done)
+    result: dict[str, Any] = {
+        "action": plays[0].to_json(), "expected": round(plays[0].value, 4), "exact": exact,
+        "options": [p.to_json() for p in plays[:SHOWN_OPTIONS]],
+    }
+    summary = describe(plays)
+    if state.score is not None and state.opponents:
+        from .win import chance_to_win, win_utility
+
+        leader = max(state.opponents)
+        if state.score < state.target and leader < state.target:
+            win_plays, _ = advise(Advisor(win_utility(state.score, leader, state.target)), state.layout, list(state.roll),
+                                  state.post_op, state.lay_done)
+            best = win_plays[0]
+            chance_of = {(p.lay, p.then, p.pay): p.value for p in win_plays}
+            points_play_chance = chance_of.get((plays[0].lay, plays[0].then, plays[0].pay), 0.0)
+            agree = points_play_chance >= best.value - 1e-9  # a tie is agreement
+            if agree:
+                best = replace(plays[0], value=points_play_chance)
+            result["win"] = {
+                "action": best.to_json() | {"chance": round(best.value, 4)},
+                "chance_now": round(chance_to_win(state.score, leader, state.target), 4),
+                "chance_of_points_play": round(points_play_chance, 4),
+                "agree": agree,
+            }
+            if not agree:
+                summary += f"; to win the game instead: {describe([best], unit='chance to win')}"
+    result["summary"] = summary
+    result["ms"] = round((time.perf_counter() - started) * 1000, 1)
+    return result
+
+
+def state_of_match(match: Any) -> TurnState | None:
+    """The advisor's view of a live game: None unless dice wait to be laid."""
+    turn = match.turn
+    if turn.phase != "lay" or not turn.loose:
+        return None
+    others = [s for i, s in enumerate(match.scores) if i != match.current]
+    return TurnState(turn.layout, tuple(turn.loose), turn.next_cost, match.scores[match.current], tuple(others),
+                     match.target, lay_done=bool(turn.post_ops and turn.laid_this_roll))
+
+
+def describe(plays: list[Play], unit: str = "points expected") -> str:
+    best = plays[0]
+    laid = ", ".join("the hat" if face == "hat" else face if face == slot else f"{face} wrong in {slot}"
+                     for face, slot in best.lay) or "nothing"
+    value = f"{best.value:.0%}" if unit.startswith("chance") else f"{best.value:.1f}"
+    if best.then == "bury":
+        text = f"lay {laid}, then bury ({value} {unit})"
+    elif best.then == "roll":
+        hat = ", take the hat back" if best.take_hat else ""
+        text = f"lay {laid}{hat}, then pay {', '.join(best.pay or ())} and roll again ({value} {unit})"
+    else:
+        text = f"lay {laid}: the skeleton is lost whatever you do"
+    bury = next((p for p in plays if p.then == "bury"), None)
+    if bury is not None and best.then != "bury" and len(plays) > 1:
+        text += f"; burying now: {bury.value:.1f}" if not unit.startswith("chance") else ""
+    return text

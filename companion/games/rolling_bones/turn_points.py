@@ -1,0 +1,1 @@
+TURN_POINTS: dict[int, int] = {0: 1}

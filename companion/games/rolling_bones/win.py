@@ -1,0 +1,70 @@
+"""The chance to win a two-player race to the target, as in optimal Pig play.
+
+``W[a, b]`` is the chance that the player about to take a turn with ``a`` points
+wins against an opponent on ``b``, when every later turn scores like
+``TURN_POINTS`` (the spread of points per turn of the expected-points advisor,
+measured by ``bench/advisor.py --write-spread``). It is the fixed point of
+
+    W[a, b] = sum_p P(p) * (1 if a + p >= target else 1 - W[b, a + p])
+
+The advisor then plays *this* turn to maximise the chance to win with
+``win_utility``: a documented approximation (later turns assume expected-points
+play, and with more than two players the leading opponent stands for all).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+from .turn_points import TURN_POINTS
+
+FLOOR = -100  # scores below this count as this (a skeleton rarely scores below -20)
+
+
+@lru_cache(maxsize=8)
+def win_table(target: int) -> np.ndarray:
+    """W as an array indexed [a - FLOOR, b - FLOOR] for scores FLOOR .. target - 1."""
+    size = target - FLOOR
+    points = np.array(sorted(TURN_POINTS), dtype=int)
+    chance = np.array([TURN_POINTS[p] for p in points], dtype=float)
+    chance /= chance.sum()
+    w = np.full((size, size), 0.5)
+    scores = np.arange(size)
+    for _ in range(5000):
+        lose_for_them = 1.0 - w.T  # [x, b]: chance that I win once they move with b against my x
+        new = np.zeros_like(w)
+        for p, q in zip(points, chance):
+            after = scores + p
+            won = after >= size
+            idx = np.clip(after, 0, size - 1)
+            new += q * np.where(won[:, None], 1.0, lose_for_them[idx, :])
+        if np.max(np.abs(new - w)) < 1e-9:
+            return new
+        w = new
+    return w
+
+
+def chance_to_win(me: int, other: int, target: int) -> float:
+    """The chance the player about to move with ``me`` points beats ``other`` (both below target)."""
+    if me >= target:
+        return 1.0
+    if other >= target:
+        return 0.0
+    w = win_table(target)
+    return float(w[max(me, FLOOR) - FLOOR, max(other, FLOOR) - FLOOR])
+
+
+def win_utility(me: int, other: int, target: int) -> Callable[[int], float]:
+    """Utility of ending this turn with ``points``: the chance to win from there."""
+    w = win_table(target)
+
+    def utility(points: int) -> float:
+        after = me + points
+        if after >= target:
+            return 1.0
+        return 1.0 - float(w[max(other, FLOOR) - FLOOR, max(after, FLOOR) - FLOOR])
+
+    return utility
