@@ -26,7 +26,7 @@ from bench.common import pin_one_core  # noqa: E402
 from companion.games.rolling_bones import Layout, best_layout  # noqa: E402
 from companion.games.rolling_bones.advisor import Advisor, Play, advise  # noqa: E402
 from companion.games.rolling_bones.dice import FACE_IDS, FACES, GRAVESTONE, HAT, KINDS  # noqa: E402
-from companion.games.rolling_bones.turn import LAY, OVER, Turn  # noqa: E402
+from companion.games.rolling_bones.turn import OVER, Turn  # noqa: E402
 
 FACES_OF = {kind: [f for f in FACE_IDS if FACES[f][0] == kind] for kind in KINDS}
 SPREAD_FILE = Path(__file__).resolve().parents[1] / "companion/games/rolling_bones/turn_points.py"
@@ -129,10 +129,19 @@ def approximation_error(states: list[Turn]) -> None:
               f"max {max(errors):.4f} points; the approximate choice is an exact best play in {same / compared:.1%}")
 
 
+def write_spread(points: list[int]) -> None:
+    body = ",\n    ".join(f"{p}: {n}" for p, n in sorted(Counter(points).items()))
+    SPREAD_FILE.write_text(
+        '"""Points per turn of the expected-points advisor in self-play: how often each total came up.\n\n'
+        f'Measured by bench/advisor.py --write-spread over {len(points)} turns; used by win.py."""\n\n'
+        f"TURN_POINTS: dict[int, int] = {{\n    {body},\n}}\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--turns", type=int, default=20000, help="turns per simple policy")
     parser.add_argument("--advisor-turns", type=int, default=20000)
+    parser.add_argument("--advisor-minutes", type=float, default=240, help="stop the advisor's self-play after this long")
     parser.add_argument("--error-states", type=int, default=200, help="decisions to check against the exact search")
     parser.add_argument("--write-spread", action="store_true")
     args = parser.parse_args()
@@ -149,10 +158,16 @@ def main() -> None:
     rng, started = random.Random(7), time.perf_counter()
     for i in range(args.advisor_turns):
         points.append(play_turn(advisor_policy(advisor), rng, times))
-        if (i + 1) % 1000 == 0:
+        if (i + 1) % 250 == 0:
             m, ci = mean_ci(points)
             print(f"  advisor after {i + 1} turns: {m:.2f} ± {ci:.2f}; {time.perf_counter() - started:.0f} s; "
-                  f"{len(advisor._pre) + len(advisor._post)} states remembered", flush=True)
+                  f"{len(advisor._pre) + len(advisor._post)} states remembered; decisions median "
+                  f"{statistics.median(times) * 1000:.2f} ms", flush=True)
+            if args.write_spread:
+                write_spread(points)
+        if time.perf_counter() - started > args.advisor_minutes * 60:
+            print(f"  advisor stopped after {i + 1} turns: the --advisor-minutes budget ran out", flush=True)
+            break
     results["advisor"] = mean_ci(points)
     best_simple = max((v[0], k) for k, v in results.items() if k != "advisor")
     print(f"{'advisor (expected points)':32s} {results['advisor'][0]:6.2f} ± {results['advisor'][1]:.2f} points per turn "
@@ -161,12 +176,7 @@ def main() -> None:
           f"over {len(times)} decisions (one core; the first decisions fill the memo)")
 
     if args.write_spread:
-        spread = Counter(points)
-        body = ",\n    ".join(f"{p}: {n}" for p, n in sorted(spread.items()))
-        SPREAD_FILE.write_text(
-            '"""Points per turn of the expected-points advisor in self-play: how often each total came up.\n\n'
-            f'Measured by bench/advisor.py --write-spread over {len(points)} turns; used by win.py."""\n\n'
-            f"TURN_POINTS: dict[int, int] = {{\n    {body},\n}}\n")
+        write_spread(points)
         print(f"wrote {SPREAD_FILE}")
 
     small: list[Turn] = []

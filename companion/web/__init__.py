@@ -30,6 +30,8 @@ def create_app(table, referee, config: dict[str, Any] | None = None, instance_pa
 
     from . import auth, bones, live, pages, sepulchre, tomb
 
+    app.extensions["advisor"] = bones.AdvisorDesk()
+
     for blueprint in (pages.bp, live.bp, auth.bp, bones.bp, tomb.bp, sepulchre.bp):
         app.register_blueprint(blueprint)
 

@@ -9,6 +9,7 @@ from flask import Blueprint, current_app, jsonify
 from ..errors import BadInput
 from ..games.rolling_bones import FACE_IDS, Layout, best_layout, kind_of
 from ..games.rolling_bones.advice import advice_for, state_of_match
+from ..games.rolling_bones.advisor import Advisor
 from ..games.rolling_bones.dice import FACES
 from .auth import changes_table, json_body
 from .live import snapshot
@@ -95,7 +96,12 @@ def best():
                          "can_bury": turn.can_bury()})
 
 
-_advising = threading.Lock()
+class AdvisorDesk:
+    """The app's advisor: one warm memo, and one search at a time (they share the memo)."""
+
+    def __init__(self) -> None:
+        self.advisor = Advisor()
+        self.busy = threading.Lock()
 
 
 @bp.get("/bones/advice")
@@ -105,5 +111,12 @@ def advice():
     state = state_of_match(table.state) if table.game == "rolling-bones" else None
     if state is None:
         return jsonify(advice=None)
-    with _advising:  # one search at a time: they share the memo, and a second would only repeat the work
-        return jsonify(advice=advice_for(state))
+    desk: AdvisorDesk = current_app.extensions["advisor"]
+    # While a search runs, others hear "busy" at once rather than queueing up work for
+    # states the table has already left.
+    if not desk.busy.acquire(blocking=False):
+        return jsonify(advice=None, busy=True)
+    try:
+        return jsonify(advice=advice_for(state, desk.advisor))
+    finally:
+        desk.busy.release()

@@ -85,6 +85,9 @@ def test_turn_button_on_mock_pins_reaches_the_page(server, page, companion, pin_
              "hat", "skull", "ribcage", "spine", "pelvis", "gravestone"]
     companion.table.dispatch({"type": "roll", "faces": faces})
     companion.table.dispatch({"type": "lay", "face": "skull"})
+    advice = page.locator("[data-testid=advice]")
+    advice.filter(has_text="then bury").wait_for(timeout=20000)
+    assert "(50.0 points expected)" in advice.inner_text()
     page.get_by_role("button", name="Bury (1)").click()
     page.wait_for_selector("text=Press TURN for the next player")
     pin = pin_factory.pin(17)

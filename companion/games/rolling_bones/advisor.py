@@ -38,7 +38,7 @@ from itertools import combinations, product
 from math import comb
 from typing import Callable
 
-from .dice import CENTER, GRAVESTONE, HAT, KINDS, LEFT, NEIGHBOURS, RIGHT, SECTIONS, SLOTS, kind_of
+from .dice import CENTER, GRAVESTONE, HAT, KINDS, NEIGHBOURS, SECTIONS, SLOTS, kind_of
 from .layout import POINTS_COMPLETE_SECTION, POINTS_CORRECT_BONE, POINTS_WRONG_BONE, Layout
 
 MAX_OUTCOMES = 200
@@ -54,9 +54,23 @@ SECTION_MASKS = [sum(BIT[s] for s in chain) for chain in SECTIONS.values()]
 KIND_SLOTS = {kind: [s for s in SLOTS if kind_of(s) == kind] for kind in KINDS}
 KIND_MASK = {kind: sum(BIT[s] for s in slots) for kind, slots in KIND_SLOTS.items()}
 KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
-SLOT_KIND = [KIND_INDEX[kind_of(s)] for s in SLOTS]
 
 Utility = Callable[[int], float]
+
+# Left and right are mirror images: a state and its mirror have the same value, so the memo
+# keeps one of the two (the search remembers half as many states).
+_MIRROR_SLOT = [SLOTS.index(s.replace("left-", "@").replace("right-", "left-").replace("@", "right-")) for s in SLOTS]
+_MIRROR_LO = [sum(1 << _MIRROR_SLOT[i] for i in range(8) if m >> i & 1) for m in range(256)]
+_MIRROR_HI = [sum(1 << _MIRROR_SLOT[i + 8] for i in range(8) if m >> i & 1) for m in range(256)]
+
+
+def mirror_mask(mask: int) -> int:
+    return _MIRROR_LO[mask & 255] | _MIRROR_HI[mask >> 8]
+
+
+def canonical(filled: int, wrong: int, counts: tuple[int, int, int]) -> tuple[int, int, tuple[int, int, int]]:
+    mirrored = (mirror_mask(filled), mirror_mask(wrong), (counts[1], counts[0], counts[2]))
+    return min((filled, wrong, counts), mirrored)
 
 
 def points_utility(score: int) -> float:
@@ -259,16 +273,6 @@ class Lay:
     wrong_kind: int | None = None  # kind index of the die laid wrong
     wrong_face: int | None = None  # slot index of the face it shows, when that face's slot is empty
 
-    def dice_by_kind(self) -> tuple[int, int, int]:
-        used = list(dice_used(self.bones))
-        if self.hat:
-            used[2] += 1
-        if self.wrong_kind is not None:
-            used[self.wrong_kind] += 1
-        return used[0], used[1], used[2]
-
-    def empty(self) -> bool:
-        return not self.bones and not self.hat and self.wrong_slot is None
 
 
 @lru_cache(maxsize=1 << 18)
@@ -362,29 +366,53 @@ class Advisor:
 
     # V before a throw of ``counts`` dice; ``post_ops`` counts post-op rolls including this one.
     def before_throw(self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int], post_ops: int) -> tuple[float, bool]:
-        key = (filled, wrong, hat, counts, post_ops)
+        key = (canonical(filled, wrong, counts), hat, post_ops)
         hit = self._pre.get(key)
         if hit is not None:
             return hit
         outcomes, exact = throw_outcomes(filled, wrong, hat, counts, self.max_outcomes, self.samples)
         # A throw too big to enumerate has dice to spare: lay every fitting bone, choose only the hat.
         max_full = self.max_full_lays if exact else 0
+        last = post_ops > 0 and sum(counts) + hat < post_ops + 3
         total = 0.0
         for throw, p in outcomes:
+            if last:
+                total += p * self._last_throw(filled, wrong, hat, throw)
+                continue
             value, ok = self._best(filled, wrong, hat, counts, post_ops, throw, max_full)
             total += p * value
             exact = exact and ok
         self._pre[key] = (total, exact)
         return total, exact
 
+    def _last_throw(self, filled: int, wrong: int, hat: bool, throw: Throw) -> float:
+        """A throw after which no post-op roll can be paid for: bury on a gravestone, else lost.
+
+        With a gravestone the best burial lays every fitting bone (a correct bone never lowers
+        the score) and the hat when it helps; not burying loses the skeleton, which is a choice
+        only when something else could be laid."""
+        if not throw.grave:
+            return self.lost
+        reach = grow(filled, throw.bones) if filled else max(_pieces(throw.bones) or [0], key=lambda m: mask_score_cached(m, 0, False))
+        now = filled | reach
+        best = self.utility(mask_score_cached(now, wrong, hat))
+        can_hat = throw.hat and not hat and now & SKULL and not wrong & SKULL
+        if can_hat:
+            best = max(best, self.utility(mask_score_cached(now, wrong, True)))
+        if reach or can_hat:
+            best = max(best, self.lost)
+        return best
+
     # V with ``counts`` dice in hand after laying; the next post-op roll costs ``cost``.
     # A hat laid from this throw stays (taking it back would be not laying it: ``hat_laid_now``).
     def after_lay(self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int],
                   cost: int, hat_laid_now: bool = False) -> tuple[float, bool, tuple[bool, tuple[int, int, int]] | None]:
-        key = (filled, wrong, hat, counts, cost, hat_laid_now)
+        state = canonical(filled, wrong, counts)
+        flip = state != (filled, wrong, counts)  # the memo holds the mirror: its left pays are our right
+        key = (state, hat, cost, hat_laid_now)
         hit = self._post.get(key)
         if hit is not None:
-            return hit
+            return _flipped(hit) if flip else hit
         best, exact, choice = self.lost, True, None
         for take_hat in ((False, True) if hat and not hat_laid_now else (False,)):
             hand = (counts[0], counts[1], counts[2] + (1 if take_hat else 0))
@@ -396,7 +424,7 @@ class Advisor:
                 if choice is None or value > best:
                     best, choice = value, (take_hat, pay)
         result = (best, exact, choice)
-        self._post[key] = result
+        self._post[key] = _flipped(result) if flip else result
         return result
 
     def _best(self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int], post_ops: int, throw: Throw,
@@ -479,6 +507,14 @@ def _joined(forced: Lay | None, lay: Lay) -> Lay:
     if forced is None:
         return lay
     return Lay(lay.bones, lay.hat, forced.wrong_slot, forced.wrong_kind, forced.wrong_face)
+
+
+def _flipped(result: tuple) -> tuple:
+    best, exact, choice = result
+    if choice is None:
+        return result
+    take_hat, pay = choice
+    return best, exact, (take_hat, (pay[1], pay[0], pay[2]))
 
 
 def _payments(hand: tuple[int, int, int], cost: int) -> list[tuple[int, int, int]]:

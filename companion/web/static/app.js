@@ -194,7 +194,13 @@ async function adviceHint(parent) {
   const asked = JSON.stringify([state.turn.layout, state.turn.loose, state.turn.post_ops, state.turn.laid_this_roll]);
   adviceAsked = asked;
   const data = await (await fetch("/api/bones/advice")).json();
-  if (adviceAsked !== asked || !data.advice) { hint.remove(); return; }
+  if (adviceAsked !== asked) { hint.remove(); return; }
+  if (data.busy) {  // an earlier search still runs: ask again shortly while this roll is on the table
+    hint.textContent = "Advisor: still thinking about an earlier roll…";
+    setTimeout(() => { if (adviceAsked === asked && hint.isConnected) { hint.remove(); adviceHint(parent); } }, 3000);
+    return;
+  }
+  if (!data.advice) { hint.remove(); return; }
   hint.textContent = "Advisor: " + data.advice.summary + (data.advice.exact ? "" : " (estimate)");
 }
 
