@@ -153,3 +153,25 @@ def test_every_recommended_play_is_legal(turn):
         else:
             assert t.phase == OVER or not t.can_pay()
     assert sum(n for _, n in turn.to_throw) <= DICE_TOTAL
+
+
+def test_near_the_target_the_win_objective_buries_where_points_say_roll():
+    from companion.games.rolling_bones.advice import advice_for, parse_state
+
+    state = parse_state({"layout": {"slots": {"skull": "skull"}, "hat": False},
+                         "roll": ["gravestone", "left-foot", "right-foot", "left-foot", "right-foot", "pelvis", "pelvis"],
+                         "score": 99, "opponents": [90, 20], "target": 100})
+    result = advice_for(state, Advisor())
+    assert result["action"]["then"] == "roll"  # a 1-point skeleton: more points are likely
+    assert result["win"]["agree"] is False
+    assert result["win"]["action"]["then"] == "bury" and result["win"]["action"]["chance"] == 1.0
+    assert result["win"]["chance_of_points_play"] < 1.0
+    assert "to win the game instead" in result["summary"]
+
+
+def test_the_win_chance_table_is_a_sane_race():
+    from companion.games.rolling_bones.win import chance_to_win
+
+    assert chance_to_win(99, 0, 100) > chance_to_win(50, 50, 100) > chance_to_win(0, 99, 100)
+    assert 0.5 < chance_to_win(50, 50, 100) < 0.65  # moving first is worth something, not everything
+    assert chance_to_win(100, 99, 100) == 1.0

@@ -350,10 +350,11 @@ class Advisor:
     max_outcomes: int = MAX_OUTCOMES
     samples: int = SAMPLES
     max_full_lays: int = MAX_FULL_LAYS
+    big_throw: int = BIG_THROW
     _pre: dict = field(default_factory=dict)
     _post: dict = field(default_factory=dict)
 
-    max_states: int = 2_000_000  # about 600 MB of memo; past it the memo starts afresh
+    max_states: int = 800_000  # about 400 MB of memo (measured); past it the memo starts afresh
 
     def forget_if_full(self) -> None:
         if len(self._pre) + len(self._post) > self.max_states:
@@ -437,7 +438,7 @@ class Advisor:
         """Every play considered for ``throw``, best first, and whether every value is exact."""
         found: list[Option] = []
         # A big throw has dice to spare: as inside the search, every fitting bone is laid.
-        max_full = self.max_full_lays if sum(counts) <= BIG_THROW else 0
+        max_full = self.max_full_lays if sum(counts) <= self.big_throw else 0
         _, exact, _ = self._plays(filled, wrong, hat, counts, post_ops, throw, max_full, found,
                                   forced=Lay() if lay_done else None)
         found.sort(key=lambda o: -o.value)
