@@ -70,10 +70,23 @@ def evaluate(folder: Path) -> dict:
 
 
 def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--fresh", type=int, default=0, help="also render this many new boards (not in the repo) and read them")
+    parser.add_argument("--seed", type=int, default=8000, help="seed of the fresh boards")
+    args = parser.parse_args()
     pin_one_core()
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
-    for name in ("dev", "heldout"):
-        r = evaluate(DATA / name)
+    sets = [("dev", DATA / "dev"), ("heldout", DATA / "heldout")]
+    if args.fresh:
+        from bench.render.pieces_scene import write_set
+
+        fresh = Path(tempfile.mkdtemp()) / "fresh"
+        write_set(fresh, args.fresh, args.seed, 12)
+        sets.append((f"fresh/{args.seed}", fresh))
+    for name, folder in sets:
+        r = evaluate(folder)
         print(f"{name:8s} {r['photos']} photos, {r['graves']} grave counts: right {r['right']:.1%}, flagged for a look "
               f"{r['flagged']:.1%}, wrong {r['wrong']:.1%}; median {r['ms']:.1f} ms per photo (target >= 99.5 %, <= 80 ms)")
         print(f"{'':8s} graves with no deliberately overlapping pair: {r['clear']}, right {r['clear_right']:.1%}; "

@@ -124,7 +124,7 @@ def pieces_enroll(args: argparse.Namespace) -> None:
 
     reader = PieceReader.enroll(args.dir)
     folder = reader.save(args.set)
-    print(f"enrolled {len(reader.labels)} pieces from {args.dir} as set {args.set!r} ({folder})")
+    print(f"enrolled {reader.photos} pieces from {args.dir} as set {args.set!r} ({folder})")
 
 
 def pieces_read(args: argparse.Namespace) -> None:

@@ -24,6 +24,7 @@ from .model_sets import enrollment_photos, load_set, save_set
 PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
 WORK = 0.5              # segment at half resolution
 MAX_MATCH = 1.3         # standardised distance beyond which a blob is like no enrolled piece (overlaps land at 1.5+)
+MAX_TYPE_AREA = 1.2     # a blob this much bigger than the largest enrolled piece of its type is two pieces
 MIN_RATIO = 1.35        # nearest other type must be this much farther than the nearest of the chosen type
 PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
 
@@ -57,7 +58,10 @@ class Shape:
 
 
 def shapes(image: np.ndarray, light: bool = True, min_area: float = 150) -> list[Shape]:
-    mask = _mask(image, light)
+    return shapes_in_mask(_mask(image, light), min_area)
+
+
+def shapes_in_mask(mask: np.ndarray, min_area: float = 150) -> list[Shape]:
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     found = []
     for i, contour in enumerate(contours):
@@ -89,10 +93,13 @@ class PieceReader:
     scale: np.ndarray
     max_area: float
     light: bool = True     # pieces lighter than the board
+    type_area: dict[str, float] | None = None  # largest enrolled photo of each type (full-res px)
+    photos: int = 0        # enrollment photos (each adds a few variants of its piece)
 
     @classmethod
     def enroll(cls, folder: str | Path) -> "PieceReader":
-        feats, labels, areas = [], [], []
+        feats, labels, areas, originals = [], [], [], []
+        type_area: dict[str, float] = {}
         light = None
         for kind, path, image in enrollment_photos(folder, PIECE_TYPES, "piece"):
             if light is None:
@@ -102,23 +109,29 @@ class PieceReader:
                 raise BadInput(f"{path}: no piece found in the photo")
             if len(found) > 1 and found[1].area > 0.3 * found[0].area:
                 raise BadInput(f"{path}: expected one piece in the photo, found {len(found)}")
-            feats.append(found[0].features)
-            labels.append(kind)
+            originals.append(found[0].features)
+            for variant in _variants(_mask(image, light), found[0]):
+                feats.append(variant.features)
+                labels.append(kind)
             areas.append(found[0].area)
-        x = np.stack(feats)
-        mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
-        return cls((x - mean) / scale, labels, mean, scale, float(max(areas)), bool(light))
+            type_area[kind] = max(type_area.get(kind, 0.0), found[0].area)
+        x, seen = np.stack(feats), np.stack(originals)
+        # Standardise by the photos themselves: the variants fill in between, they do not widen the scale.
+        mean, scale = seen.mean(axis=0), seen.std(axis=0) + 1e-6
+        return cls((x - mean) / scale, labels, mean, scale, float(max(areas)), bool(light), type_area, len(areas))
 
     def save(self, name: str) -> Path:
         return save_set("pieces", name, {"features": self.features, "labels": np.array(self.labels), "mean": self.mean,
-                                         "scale": self.scale, "max_area": self.max_area, "light": self.light},
-                        {"pieces": len(self.labels), "types": list(PIECE_TYPES)})
+                                         "scale": self.scale, "max_area": self.max_area, "light": self.light,
+                                         "type_area": np.array([(self.type_area or {}).get(t, self.max_area) for t in PIECE_TYPES])},
+                        {"photos": self.photos, "shapes": len(self.labels), "types": list(PIECE_TYPES)})
 
     @classmethod
     def load(cls, name: str) -> "PieceReader":
         d = load_set("pieces", name, "piece")
+        type_area = dict(zip(PIECE_TYPES, map(float, d["type_area"]))) if "type_area" in d else None
         return cls(d["features"], [str(x) for x in d["labels"]], d["mean"], d["scale"], float(d["max_area"]),
-                   bool(d["light"]))
+                   bool(d["light"]), type_area)
 
     def classify(self, shape: Shape) -> tuple[str | None, str]:
         if shape.area > 1.2 * self.max_area:
@@ -131,6 +144,8 @@ class PieceReader:
             return None, "not a piece we know (pieces overlap or half hidden?)"
         if d2 < MIN_RATIO * d1:
             return None, f"{kind} or {ranked[1][0]}: too close to call"
+        if self.type_area and shape.area > MAX_TYPE_AREA * self.type_area[kind]:
+            return None, f"bigger than any enrolled {kind}: pieces overlap?"
         return kind, ""
 
     def read(self, image: np.ndarray, graves: dict[str, np.ndarray]) -> dict[str, Any]:
@@ -148,6 +163,20 @@ class PieceReader:
             (counts[grave] if grave else outside)[kind] += 1
         return {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable,
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+
+def _variants(mask: np.ndarray, piece: Shape) -> list[Shape]:
+    """The enrolled piece as the reader may see it on a board: its outline a pixel fatter or
+    thinner (light and focus move the threshold), and up to 10 % nearer or farther."""
+    out = [piece]
+    kernel = np.ones((3, 3), np.uint8)
+    for changed in (cv2.dilate(mask, kernel), cv2.erode(mask, kernel),
+                    cv2.resize(mask, None, fx=0.9, fy=0.9, interpolation=cv2.INTER_NEAREST),
+                    cv2.resize(mask, None, fx=1.1, fy=1.1, interpolation=cv2.INTER_NEAREST)):
+        found = sorted(shapes_in_mask(changed), key=lambda s: -s.area)
+        if found and found[0].area > 0.5 * piece.area * (0.8 if changed.shape != mask.shape else 1):
+            out.append(found[0])
+    return out
 
 
 def _lighter_than_board(image: np.ndarray) -> bool:
