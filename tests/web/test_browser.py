@@ -88,6 +88,7 @@ def test_turn_button_on_mock_pins_reaches_the_page(server, page, companion, pin_
     advice = page.locator("[data-testid=advice]")
     advice.filter(has_text="then bury").wait_for(timeout=20000)
     assert "(50.0 points expected)" in advice.inner_text()
+    shoot(page, "bones-advice", 800, 480)
     page.get_by_role("button", name="Bury (1)").click()
     page.wait_for_selector("text=Press TURN for the next player")
     pin = pin_factory.pin(17)

@@ -137,8 +137,11 @@ def state_of_match(match: Any) -> TurnState | None:
 
 def describe(plays: list[Play], unit: str = "points expected") -> str:
     best = plays[0]
-    laid = ", ".join("the hat" if face == "hat" else face if face == slot else f"{face} wrong in {slot}"
-                     for face, slot in best.lay) or "nothing"
+    names = ["the hat" if face == "hat" else face if face == slot else f"{face} wrong in {slot}" for face, slot in best.lay]
+    bones = [n for n in names if n != "the hat"]
+    if len(bones) > 5:  # a line a player can read at a glance; the JSON lists every die
+        names = [f"all {len(bones)} fitting bones"] + (["the hat"] if "the hat" in names else [])
+    laid = ", ".join(names) or "nothing"
     value = f"{best.value:.0%}" if unit.startswith("chance") else f"{best.value:.1f}"
     if best.then == "bury":
         text = f"lay {laid}, then bury ({value} {unit})"

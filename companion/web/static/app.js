@@ -135,7 +135,7 @@ function renderBones(s) {
       onchange: (e) => { paying = e.target.checked; payMode = []; render(state); } }), " choose dice to pay"));
     right.append(row);
     bestHint(right);
-    adviceHint(right);
+    adviceHint(left);  // beside the scores: on the 800x480 kiosk the right column runs below the fold
   }
   if (turn.phase === "throw" && !s.winner) {
     right.append(el("div", { class: "row" },
