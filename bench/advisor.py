@@ -16,6 +16,7 @@ import random
 import statistics
 import sys
 import time
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Callable
@@ -155,6 +156,22 @@ def approximation_error(states: list[Turn]) -> None:
               f"max {max(errors):.4f} points; the approximate choice is an exact best play in {same / compared:.1%}")
 
 
+def remembered(turns: int) -> None:
+    """Decision times of a fresh process's advisor that starts from the stored memo (as the Pi does)."""
+    from companion import advisor_memo
+
+    started = time.perf_counter()
+    advisor = advisor_memo.points_advisor()
+    load_ms = (time.perf_counter() - started) * 1000
+    times: list[float] = []
+    rng = random.Random(99)
+    for _ in range(turns):
+        play_turn(advisor_policy(advisor), rng, times)
+    print(f"from the stored memo (load {load_ms:.0f} ms): decisions over {turns} new turns median "
+          f"{statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.0f} ms, "
+          f"{sum(t > 1 for t in times)} of {len(times)} over 1 s")
+
+
 def write_spread(points: list[int]) -> None:
     body = ",\n    ".join(f"{p}: {n}" for p, n in sorted(Counter(points).items()))
     SPREAD_FILE.write_text(
@@ -170,12 +187,15 @@ def main() -> None:
     parser.add_argument("--advisor-minutes", type=float, default=240, help="stop the advisor's self-play after this long")
     parser.add_argument("--error-states", type=int, default=200, help="decisions to check against the exact search")
     parser.add_argument("--write-spread", action="store_true")
+    parser.add_argument("--write-memo", action="store_true", help="store the filled memo in the package (companion/data/)")
+    parser.add_argument("--remembered-turns", type=int, default=2000, help="turns played from the stored memo")
     args = parser.parse_args()
     pin_one_core()
 
     results: dict[str, tuple[float, float]] = {}
-    for name, bury_from in [("bury at the first gravestone", None)] + [(f"roll until {n} points", n) for n in (5, 10, 15, 20, 25)]:
-        rng = random.Random(hash(name) & 0xFFFF)
+    simple = [("bury at the first gravestone", None)] + [(f"roll until {n} points", n) for n in (5, 10, 15, 20, 25)]
+    for name, bury_from in simple if args.turns else []:
+        rng = random.Random(zlib.crc32(name.encode()))
         points = [play_turn(simple_policy(bury_from), rng) for _ in range(args.turns)]
         results[name] = mean_ci(points)
         print(f"{name:32s} {results[name][0]:6.2f} ± {results[name][1]:.2f} points per turn ({args.turns} turns)", flush=True)
@@ -197,7 +217,7 @@ def main() -> None:
     if not points:
         return approximation_check(args)
     results["advisor"] = mean_ci(points)
-    best_simple = max((v[0], k) for k, v in results.items() if k != "advisor")
+    best_simple = max(((v[0], k) for k, v in results.items() if k != "advisor"), default=(float("nan"), "none run"))
     print(f"{'advisor (expected points)':32s} {results['advisor'][0]:6.2f} ± {results['advisor'][1]:.2f} points per turn "
           f"({len(points)} turns); best simple policy: {best_simple[1]} {best_simple[0]:.2f}")
     print(f"advisor decision time: median {statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.0f} ms "
@@ -207,6 +227,12 @@ def main() -> None:
     if args.write_spread:
         write_spread(points)
         print(f"wrote {SPREAD_FILE}")
+    if args.write_memo:
+        from companion import advisor_memo
+
+        path = advisor_memo.save(advisor)
+        print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, {len(advisor._pre) + len(advisor._post)} states)")
+        remembered(args.remembered_turns)
 
     approximation_check(args)
 

@@ -51,9 +51,11 @@ def bones_best(args: argparse.Namespace) -> None:
 
 
 def bones_advise(args: argparse.Namespace) -> None:
+    from .advisor_memo import points_advisor
     from .games.rolling_bones.advice import advice_for, parse_state
 
-    result = advice_for(parse_state(read_json(args.state)))
+    state = parse_state(read_json(args.state))
+    result = advice_for(state, points_advisor())
     if args.json:
         _print_json(result)
         return

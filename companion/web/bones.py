@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, jsonify
 from ..errors import BadInput
 from ..games.rolling_bones import FACE_IDS, Layout, best_layout, kind_of
 from ..games.rolling_bones.advice import advice_for, state_of_match
-from ..games.rolling_bones.advisor import Advisor
+from ..advisor_memo import points_advisor
 from ..games.rolling_bones.dice import FACES
 from .auth import changes_table, json_body
 from .live import snapshot
@@ -100,7 +100,7 @@ class AdvisorDesk:
     """The app's advisor: one warm memo, and one search at a time (they share the memo)."""
 
     def __init__(self) -> None:
-        self.advisor = Advisor()
+        self.advisor = points_advisor()
         self.busy = threading.Lock()
 
 

@@ -86,14 +86,11 @@ def parse_state(data: Any) -> TurnState:
     return TurnState(layout, tuple(roll), post_op, score, tuple(opponents), target)
 
 
-# One advisor for expected points, kept warm for the life of the process.
-POINTS_ADVISOR = Advisor()
-
-
-def advice_for(state: TurnState, advisor: Advisor | None = None) -> dict[str, Any]:
-    """The recommended play and the value of every play considered, as JSON-ready data."""
+def advice_for(state: TurnState, advisor: Advisor) -> dict[str, Any]:
+    """The recommended play and the value of every play considered, as JSON-ready data.
+    ``advisor``: the expected-points search (keep one per process: its memo is the speed)."""
     started = time.perf_counter()
-    plays, exact = advise(advisor or POINTS_ADVISOR, state.layout, list(state.roll), state.post_op, state.lay_done)
+    plays, exact = advise(advisor, state.layout, list(state.roll), state.post_op, state.lay_done)
     result: dict[str, Any] = {
         "action": plays[0].to_json(), "expected": round(plays[0].value, 4), "exact": exact,
         "options": [p.to_json() for p in plays[:SHOWN_OPTIONS]],

@@ -39,6 +39,7 @@ from math import comb
 from typing import Callable
 
 from .dice import CENTER, GRAVESTONE, HAT, KINDS, NEIGHBOURS, SECTIONS, SLOTS, kind_of
+from .memo import MemoTable, state_code
 from .layout import POINTS_COMPLETE_SECTION, POINTS_CORRECT_BONE, POINTS_WRONG_BONE, Layout
 
 MAX_OUTCOMES = 200
@@ -351,6 +352,7 @@ class Advisor:
     samples: int = SAMPLES
     max_full_lays: int = MAX_FULL_LAYS
     big_throw: int = BIG_THROW
+    table: MemoTable | None = None  # a remembered search (memo.py), looked up before searching
     _pre: dict = field(default_factory=dict)
     _post: dict = field(default_factory=dict)
 
@@ -369,6 +371,8 @@ class Advisor:
     def before_throw(self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int], post_ops: int) -> tuple[float, bool]:
         key = (canonical(filled, wrong, counts), hat, post_ops)
         hit = self._pre.get(key)
+        if hit is None and self.table is not None:
+            hit = self.table.before_throw(state_code(*key))
         if hit is not None:
             return hit
         outcomes, exact = throw_outcomes(filled, wrong, hat, counts, self.max_outcomes, self.samples)
@@ -412,6 +416,8 @@ class Advisor:
         flip = state != (filled, wrong, counts)  # the memo holds the mirror: its left pays are our right
         key = (state, hat, cost, hat_laid_now)
         hit = self._post.get(key)
+        if hit is None and self.table is not None:
+            hit = self.table.after_lay(state_code(*key))
         if hit is not None:
             return _flipped(hit) if flip else hit
         best, exact, choice = self.lost, True, None

@@ -1,0 +1,54 @@
+"""The advisor's remembered search on disk: written by bench/advisor.py --write-memo, read at start.
+
+It ships inside the package (companion/data/), so a pip-installed Pi has it. A
+fingerprint of the search's code and settings guards it: after any change to
+them the file is ignored (and the advisor searches cold) until it is rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from .games.rolling_bones import advisor, dice, layout, memo
+from .games.rolling_bones.advisor import Advisor
+from .games.rolling_bones.memo import MemoTable
+
+MEMO_FILE = Path(__file__).resolve().parent / "data" / "advisor-points.npz"
+
+
+def fingerprint() -> str:
+    digest = hashlib.sha256()
+    for module in (advisor, dice, layout, memo):
+        digest.update(Path(module.__file__).read_bytes())
+    digest.update(repr((advisor.MAX_OUTCOMES, advisor.SAMPLES, advisor.MAX_FULL_LAYS, advisor.BIG_THROW)).encode())
+    return digest.hexdigest()[:16]
+
+
+def save(search: Advisor, path: Path = MEMO_FILE) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table = MemoTable.from_memo(search._pre, search._post)
+    np.savez_compressed(path, fingerprint=np.array(fingerprint()), **table.arrays())
+    return path
+
+
+def load(path: Path = MEMO_FILE) -> tuple[MemoTable | None, str]:
+    """The table, or None and why not (missing, unreadable, or made by other code)."""
+    if not path.is_file():
+        return None, f"no remembered search at {path}"
+    try:
+        with np.load(path) as data:
+            if str(data["fingerprint"]) != fingerprint():
+                return None, "the remembered search was made by other advisor code: run bench/advisor.py --write-memo"
+            return MemoTable(**{name: data[name] for name in MemoTable.__dataclass_fields__}), "ok"
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        return None, f"cannot read {path}: {error}"
+
+
+def points_advisor() -> Advisor:
+    """An expected-points advisor that starts from the remembered search when there is one."""
+    table, _ = load()
+    return Advisor(table=table)
