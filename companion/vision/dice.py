@@ -30,6 +30,7 @@ MAX_ASPECT = 1.3      # a top face longer than this is leaning: cocked
 MAX_SIDE = 1.15       # a blob this much bigger than an enrolled die may be two dice: abstain (a misread is worse)
 MIN_SHARPNESS = 12.0  # Laplacian variance of the patch: below this it is too blurred
 MIN_INK = 10.0        # grey-level spread of a face: below this there is no pictogram, so no die
+END_STRICTER = 0.05   # a die read at one end of a touching blob must clear the bars by this much more
 BASIS = 96            # dimensions kept of the 784 of a face patch
 
 
@@ -119,6 +120,11 @@ class DiceReader:
         for blob in blobs:
             centre = [round(blob.center[0], 1), round(blob.center[1], 1)]
             why = self._doubt(blob, side)
+            if why and why.startswith("dice touching") and not blob.at_border:
+                found = self._dice_at_ends(gray, blob, crop)
+                if found:
+                    dice += found
+                    continue
             if why:
                 unreadable.append({"center": centre, "why": why})
                 continue
@@ -150,6 +156,32 @@ class DiceReader:
         if side and max(blob.size) > side * MAX_SIDE:
             return "dice touching: could not separate"
         return None
+
+    def _dice_at_ends(self, gray: np.ndarray, blob: Blob, side: float) -> list[dict[str, Any]]:
+        """A blob too long for one die: a die at either end of it (the rest is a neighbour or a shadow).
+
+        Read only when the face is clearly seen there (stricter than a lone die); else nothing."""
+        from ..games.rolling_bones.dice import FACES
+
+        long_axis = 0 if blob.size[0] >= blob.size[1] else 1
+        length = blob.size[long_axis]
+        if length > 2.3 * side or min(blob.size) > side * MAX_SIDE:
+            return []
+        angle = np.deg2rad(blob.angle + (0 if long_axis == 0 else 90))
+        reach = (length - side) / 2
+        found = []
+        for sign in (-1, 1):
+            dx, dy = sign * reach * np.cos(angle), sign * reach * np.sin(angle)
+            end = Blob((blob.center[0] + dx, blob.center[1] + dy), (side, side), blob.angle, side * side, False)
+            face, score, _, margin = self._classify_near(gray, end, side)
+            if score >= MIN_SCORE + END_STRICTER and margin >= MIN_MARGIN + END_STRICTER:
+                confidence = round(min(0.999, 0.5 + margin * 2 + (score - MIN_SCORE)), 3)
+                found.append({"face": face, "kind": FACES[face][0], "confidence": confidence,
+                              "center": [round(end.center[0], 1), round(end.center[1], 1)]})
+        if len(found) == 2 and np.hypot(found[0]["center"][0] - found[1]["center"][0],
+                                        found[0]["center"][1] - found[1]["center"][1]) < 0.8 * side:
+            found = found[:1] if found[0]["confidence"] >= found[1]["confidence"] else found[1:]  # one die, seen twice
+        return found
 
     def _crop_side(self, blobs: list[Blob]) -> float:
         """The die size in this photo: the enrolled one, rescaled by the photo's own single dice (a moved camera)."""
