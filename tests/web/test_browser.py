@@ -20,12 +20,19 @@ import playwright.sync_api as playwright  # noqa: E402  (a test dependency: neve
 SHOTS = Path(os.environ.get("COMPANION_SHOTS", Path(__file__).resolve().parents[2] / "build" / "screenshots"))
 
 
+def serve_until_closed(srv) -> None:
+    try:
+        srv.run()
+    except OSError:
+        pass  # closed at teardown while waiting in select(): the test is over
+
+
 @pytest.fixture
 def server(companion):
     from waitress.server import create_server
 
     srv = create_server(companion.app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=srv.run, daemon=True)
+    thread = threading.Thread(target=serve_until_closed, args=(srv,), daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{srv.effective_port}"
     srv.close()
@@ -152,7 +159,7 @@ def test_rolling_bones_from_a_replayed_photo(photo_companion, browser):
 
     companion, scene = photo_companion
     srv = create_server(companion.app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=srv.run, daemon=True).start()
+    threading.Thread(target=serve_until_closed, args=(srv,), daemon=True).start()
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     try:
         page.goto(f"http://127.0.0.1:{srv.effective_port}/kiosk")
