@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import pin_one_core  # noqa: E402
 from companion.games.rolling_bones import Layout, best_layout  # noqa: E402
-from companion.games.rolling_bones.advisor import Advisor, Play, advise  # noqa: E402
+from companion.games.rolling_bones.advice import Play, advise  # noqa: E402
+from companion.games.rolling_bones.advisor import Advisor  # noqa: E402
 from companion.games.rolling_bones.dice import FACE_IDS, FACES, GRAVESTONE, HAT, KINDS  # noqa: E402
 from companion.games.rolling_bones.turn import OVER, Turn  # noqa: E402
 
@@ -103,7 +104,7 @@ def simple_policy(bury_from: int | None) -> Policy:
 
 
 def _in_chain_order(before: Layout, after: Layout) -> list[str]:
-    from companion.games.rolling_bones.advisor import BIT, chain_order
+    from companion.games.rolling_bones.skeleton_masks import BIT, chain_order
 
     return chain_order(before.filled, sum(BIT[s] for s in after.slots if s not in before.slots))
 
@@ -115,7 +116,7 @@ def mean_ci(points: list[int]) -> tuple[float, float]:
 
 def exact_value_of(advisor: Advisor, turn: Turn, play: Play) -> float:
     """What ``play`` is worth under the exact search: follow it on the state machine, then ask."""
-    from companion.games.rolling_bones.advisor import layout_masks
+    from companion.games.rolling_bones.skeleton_masks import layout_masks
 
     for face, slot in play.lay:
         turn = turn.lay(face, slot)

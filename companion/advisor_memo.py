@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .games.rolling_bones import advisor, dice, layout, memo
+from .games.rolling_bones import advisor, dice, layout, memo, skeleton_masks, throws
 from .games.rolling_bones.advisor import Advisor
 from .games.rolling_bones.memo import MemoTable
 
@@ -22,7 +22,7 @@ MEMO_FILE = Path(__file__).resolve().parent / "data" / "advisor-points.npz"
 
 def fingerprint() -> str:
     digest = hashlib.sha256()
-    for module in (advisor, dice, layout, memo):
+    for module in (advisor, dice, layout, memo, skeleton_masks, throws):
         digest.update(Path(module.__file__).read_bytes())
     digest.update(repr((advisor.MAX_OUTCOMES, advisor.SAMPLES, advisor.MAX_FULL_LAYS, advisor.BIG_THROW)).encode())
     return digest.hexdigest()[:16]

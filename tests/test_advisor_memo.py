@@ -3,7 +3,8 @@
 import numpy as np
 
 from companion import advisor_memo
-from companion.games.rolling_bones.advisor import Advisor, advise
+from companion.games.rolling_bones.advice import advise
+from companion.games.rolling_bones.advisor import Advisor
 from companion.games.rolling_bones.layout import Layout
 
 LAYOUT = Layout({"skull": "skull", "ribcage": "ribcage", "spine": "spine"})

@@ -8,7 +8,7 @@ from flask import Blueprint, current_app, jsonify
 
 from ..errors import BadInput
 from ..games.rolling_bones import FACE_IDS, Layout, best_layout, kind_of
-from ..games.rolling_bones.advice import advice_for, state_of_match
+from ..games.rolling_bones.advice import SearchTooLong, advice_for, state_of_match
 from ..advisor_memo import points_advisor
 from ..games.rolling_bones.dice import FACES
 from .auth import changes_table, json_body
@@ -96,6 +96,11 @@ def best():
                          "can_bury": turn.can_bury()})
 
 
+# Throws one page request may weigh (~5 s here, longer on a Pi): a search that would run past
+# it answers from the coarse search instead of holding a core (and the GIL) for minutes.
+PAGE_BUDGET = 20_000
+
+
 class AdvisorDesk:
     """The app's advisor: one warm memo, and one search at a time (they share the memo)."""
 
@@ -117,6 +122,8 @@ def advice():
     if not desk.busy.acquire(blocking=False):
         return jsonify(advice=None, busy=True)
     try:
-        return jsonify(advice=advice_for(state, desk.advisor))
+        return jsonify(advice=advice_for(state, desk.advisor, throws=PAGE_BUDGET))
+    except SearchTooLong:
+        return jsonify(advice=None, why="no advice for this roll: the search ran too long")
     finally:
         desk.busy.release()

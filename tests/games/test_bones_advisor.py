@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.rolling_bones.advisor import Advisor, advise
+from companion.games.rolling_bones.advice import advise
+from companion.games.rolling_bones.advisor import Advisor
 from companion.games.rolling_bones.dice import DICE_TOTAL, FACE_IDS, FACES, KINDS, SLOTS
 from companion.games.rolling_bones.layout import Layout
 from companion.games.rolling_bones.turn import LAY, OVER, THROW, Turn
@@ -175,3 +176,18 @@ def test_the_win_chance_table_is_a_sane_race():
     assert chance_to_win(99, 0, 100) > chance_to_win(50, 50, 100) > chance_to_win(0, 99, 100)
     assert 0.5 < chance_to_win(50, 50, 100) < 0.65  # moving first is worth something, not everything
     assert chance_to_win(100, 99, 100) == 1.0
+
+
+def test_a_search_past_its_budget_stops_and_leaves_the_memo_right():
+    from companion.games.rolling_bones.advice import SearchTooLong, budget
+
+    layout = Layout({"skull": "skull", "ribcage": "ribcage"})
+    roll = ["pelvis", "spine", "left-upper-arm", "right-upper-arm", "hat", "left-foot"]
+    interrupted = Advisor()
+    with pytest.raises(SearchTooLong):
+        with budget(interrupted, 25):
+            advise(interrupted, layout, roll, 2)
+    assert "before_throw" not in vars(interrupted)  # the counter is gone again
+    after, _ = advise(interrupted, layout, roll, 2)
+    fresh, _ = advise(Advisor(), layout, roll, 2)
+    assert [p.value for p in after] == [p.value for p in fresh]

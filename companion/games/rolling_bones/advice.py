@@ -1,4 +1,5 @@
-"""A turn state from JSON, and the advisor's answer for it (the CLI and the page share this).
+"""The advisor's answer in face ids: plays for a real throw, a turn state from JSON, the summary line
+(the CLI and the page share this).
 
 STATE.json fields (see README "Advisor"):
 
@@ -16,14 +17,92 @@ STATE.json fields (see README "Advisor"):
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import BadInput
-from .advisor import Advisor, Play, advise
-from .dice import DICE_PER_KIND, DICE_TOTAL, KINDS, kind_of
+from .advisor import Advisor, Option
+from .dice import DICE_PER_KIND, DICE_TOTAL, HAT, KINDS, SLOTS, kind_of
 from .layout import Layout, parse_faces
 from .match import DEFAULT_TARGET
+from .skeleton_masks import SKULL, chain_order, layout_masks
+from .throws import throw_from_faces
+
+
+@dataclass(frozen=True)
+class Play:
+    """A play in face ids: what to lay where, then bury, or pay these dice and roll again."""
+
+    lay: tuple[tuple[str, str], ...]  # (face, slot); the hat goes on "skull"
+    bury: bool
+    take_hat: bool
+    pay: tuple[str, ...] | None  # None: no post-op roll follows (buried, or the turn is lost)
+    value: float
+
+    @property
+    def then(self) -> str:
+        return "bury" if self.bury else ("roll" if self.pay is not None else "lose")
+
+    def to_json(self) -> dict:
+        return {"lay": [{"face": f, "slot": s} for f, s in self.lay], "then": self.then,
+                "take_hat": self.take_hat, "pay": list(self.pay) if self.pay is not None else None,
+                "expected": round(self.value, 4)}
+
+
+def advise(advisor: Advisor, layout: Layout, roll: list[str], next_cost: int, lay_done: bool = False) -> tuple[list[Play], bool]:
+    """Every play considered for ``roll`` (the dice not laid, as thrown), best first, and whether
+    the values are exact. ``next_cost`` is the cost of the next post-op roll (1 after the pre-op);
+    ``lay_done``: a die of this post-op roll is already laid, so nothing more must be."""
+    advisor.forget_if_full()
+    filled, wrong = layout_masks(layout)
+    counts = tuple(sum(1 for f in roll if kind_of(f) == kind) for kind in KINDS)
+    throw = throw_from_faces(roll, filled, not layout.hat and not wrong & SKULL)
+    options, exact = advisor.options(filled, wrong, layout.hat, counts, next_cost - 1, throw, lay_done)  # type: ignore[arg-type]
+    plays, seen = [], set()
+    for option in options:
+        play = _play_of(option, roll, layout)
+        key = (play.lay, play.then)
+        if key not in seen:  # the same lay may be listed with and without a bury; keep the better
+            seen.add(key)
+            plays.append(play)
+    return plays, exact
+
+
+def _play_of(option: Option, roll: list[str], layout: Layout) -> Play:
+    loose = list(roll)
+    lay: list[tuple[str, str]] = []
+    filled = set(layout.filled)
+    if option.lay.wrong_slot is not None:  # the forced wrong bone goes first: later bones may hang from it
+        kind = KINDS[option.lay.wrong_kind or 0]
+        if option.lay.wrong_face is not None:
+            face = SLOTS[option.lay.wrong_face]
+        else:
+            face = next(f for f in loose if f in layout.slots and kind_of(f) == kind)
+        lay.append((face, SLOTS[option.lay.wrong_slot]))
+        loose.remove(face)
+        filled.add(SLOTS[option.lay.wrong_slot])
+    for slot in chain_order(frozenset(filled), option.lay.bones):
+        lay.append((slot, slot))
+        loose.remove(slot)
+    if option.lay.hat:
+        lay.append((HAT, "skull"))
+        loose.remove(HAT)
+    pay = None
+    if option.pay is not None and not option.bury:
+        if option.take_hat:
+            loose.append(HAT)
+        pay_list: list[str] = []
+        for kind, n in zip(KINDS, option.pay):
+            pay_list += [f for f in _junk_first(loose, layout) if kind_of(f) == kind][:n]
+        pay = tuple(pay_list)
+    return Play(tuple(lay), option.bury, option.take_hat, pay, option.value)
+
+
+def _junk_first(faces: list[str], layout: Layout) -> list[str]:
+    """Dice to give up first: faces whose slot is full, then the rest (a thrown die forgets its face)."""
+    return sorted(faces, key=lambda f: (f not in layout.slots and f != HAT, f))
+
 
 SHOWN_OPTIONS = 8
 STATE_FIELDS = {"roll", "layout", "post_op", "dice", "score", "opponents", "target"}
@@ -86,23 +165,70 @@ def parse_state(data: Any) -> TurnState:
     return TurnState(layout, tuple(roll), post_op, score, tuple(opponents), target)
 
 
-def advice_for(state: TurnState, advisor: Advisor) -> dict[str, Any]:
+class SearchTooLong(Exception):
+    """A search ran past its budget of throws to weigh."""
+
+
+# The fallback when the full search runs long: sampled throws, every fitting bone laid.
+COARSE = Advisor(max_outcomes=1, samples=4, max_full_lays=0, big_throw=0)
+
+
+@contextmanager
+def budget(advisor: Advisor, throws: int | None):
+    """Let ``advisor`` weigh at most ``throws`` throws (memo hits included) before SearchTooLong.
+    Values already remembered stay right: a node is stored only once its whole subtree is done."""
+    if throws is None:
+        yield
+        return
+    search = advisor.before_throw
+    left = [throws]
+
+    def counted(*args: Any) -> tuple[float, bool]:
+        left[0] -= 1
+        if left[0] < 0:
+            raise SearchTooLong
+        return search(*args)
+
+    advisor.before_throw = counted  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del advisor.before_throw
+
+
+def advice_for(state: TurnState, advisor: Advisor, throws: int | None = None) -> dict[str, Any]:
     """The recommended play and the value of every play considered, as JSON-ready data.
-    ``advisor``: the expected-points search (keep one per process: its memo is the speed)."""
+    ``advisor``: the expected-points search (keep one per process: its memo is the speed).
+    ``throws``: a budget per search (the page's; the CLI has none). Past it the points play
+    comes from a coarse search and the win-chance play is left out, both said in the answer."""
     started = time.perf_counter()
-    plays, exact = advise(advisor, state.layout, list(state.roll), state.post_op, state.lay_done)
+    try:
+        with budget(advisor, throws):
+            plays, exact = advise(advisor, state.layout, list(state.roll), state.post_op, state.lay_done)
+        coarse = False
+    except SearchTooLong:
+        with budget(COARSE, throws):
+            plays, exact = advise(COARSE, state.layout, list(state.roll), state.post_op, state.lay_done)
+        coarse = True
     result: dict[str, Any] = {
         "action": plays[0].to_json(), "expected": round(plays[0].value, 4), "exact": exact,
         "options": [p.to_json() for p in plays[:SHOWN_OPTIONS]],
     }
-    summary = describe(plays)
+    summary = describe(plays) + (" (a quick estimate)" if coarse else "")
+    result["coarse"] = coarse
+    win_plays: list[Play] = []
     if state.score is not None and state.opponents:
         from .win import chance_to_win, win_utility
 
         leader = max(state.opponents)
         if state.score < state.target and leader < state.target:
-            win_plays, _ = advise(Advisor(win_utility(state.score, leader, state.target)), state.layout, list(state.roll),
-                                  state.post_op, state.lay_done)
+            winning = Advisor(win_utility(state.score, leader, state.target))
+            try:
+                with budget(winning, throws):
+                    win_plays, _ = advise(winning, state.layout, list(state.roll), state.post_op, state.lay_done)
+            except SearchTooLong:
+                result["win_skipped"] = "the win-chance search ran too long for the page"
+        if win_plays:
             best = win_plays[0]
             chance_of = {(p.lay, p.then, p.pay): p.value for p in win_plays}
             points_play_chance = chance_of.get((plays[0].lay, plays[0].then, plays[0].pay), 0.0)

@@ -30,238 +30,33 @@ the game (``win_utility``, from ``win.py``).
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations, product
-from math import comb
+from itertools import combinations
 from typing import Callable
 
-from .dice import CENTER, GRAVESTONE, HAT, KINDS, NEIGHBOURS, SECTIONS, SLOTS, kind_of
 from .memo import MemoTable, state_code
-from .layout import POINTS_COMPLETE_SECTION, POINTS_CORRECT_BONE, POINTS_WRONG_BONE, Layout
+from .skeleton_masks import (KIND_MASK, KINDS, SKULL, bits, canonical, dice_used, grow, is_connected_mask,
+                             mask_score_cached, open_mask, pieces_of)
+from .throws import Throw, throw_outcomes
 
 MAX_OUTCOMES = 200
+
+
 SAMPLES = 150
+
+
 MAX_FULL_LAYS = 4
+
+
 BIG_THROW = 8  # dice; a throw of more is answered with every fitting bone laid (only the hat is a choice)
 
-BIT = {slot: 1 << i for i, slot in enumerate(SLOTS)}
-ALL = (1 << len(SLOTS)) - 1
-SKULL = BIT["skull"]
-NEIGHBOUR_MASK = [sum(BIT[n] for n in NEIGHBOURS[slot]) for slot in SLOTS]
-SECTION_MASKS = [sum(BIT[s] for s in chain) for chain in SECTIONS.values()]
-KIND_SLOTS = {kind: [s for s in SLOTS if kind_of(s) == kind] for kind in KINDS}
-KIND_MASK = {kind: sum(BIT[s] for s in slots) for kind, slots in KIND_SLOTS.items()}
-KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 
 Utility = Callable[[int], float]
-
-# Left and right are mirror images: a state and its mirror have the same value, so the memo
-# keeps one of the two (the search remembers half as many states).
-_MIRROR_SLOT = [SLOTS.index(s.replace("left-", "@").replace("right-", "left-").replace("@", "right-")) for s in SLOTS]
-_MIRROR_LO = [sum(1 << _MIRROR_SLOT[i] for i in range(8) if m >> i & 1) for m in range(256)]
-_MIRROR_HI = [sum(1 << _MIRROR_SLOT[i + 8] for i in range(8) if m >> i & 1) for m in range(256)]
-
-
-def mirror_mask(mask: int) -> int:
-    return _MIRROR_LO[mask & 255] | _MIRROR_HI[mask >> 8]
-
-
-def canonical(filled: int, wrong: int, counts: tuple[int, int, int]) -> tuple[int, int, tuple[int, int, int]]:
-    mirrored = (mirror_mask(filled), mirror_mask(wrong), (counts[1], counts[0], counts[2]))
-    return min((filled, wrong, counts), mirrored)
 
 
 def points_utility(score: int) -> float:
     return float(score)
-
-
-@lru_cache(maxsize=1 << 16)
-def bits(mask: int) -> tuple[int, ...]:
-    return tuple(i for i in range(len(SLOTS)) if mask >> i & 1)
-
-
-def popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
-def mask_score(filled: int, wrong: int, hat: bool) -> int:
-    correct = filled & ~wrong
-    total = 0
-    for section in SECTION_MASKS:
-        total += POINTS_COMPLETE_SECTION if filled & section == section else popcount(section & correct) * POINTS_CORRECT_BONE
-    total += popcount(wrong) * POINTS_WRONG_BONE
-    return total * 2 if hat else total
-
-
-def open_mask(filled: int) -> int:
-    """Empty slots next to the chain (every slot while the chain is empty)."""
-    if not filled:
-        return ALL
-    grown = 0
-    for i in bits(filled):
-        grown |= NEIGHBOUR_MASK[i]
-    return grown & ~filled
-
-
-@lru_cache(maxsize=1 << 16)
-def mask_score_cached(filled: int, wrong: int, hat: bool) -> int:
-    return mask_score(filled, wrong, hat)
-
-
-@lru_cache(maxsize=1 << 16)
-def is_connected_mask(mask: int) -> bool:
-    if not mask:
-        return True
-    start = mask & -mask
-    seen, frontier = start, start
-    while frontier:
-        grown = 0
-        for i in bits(frontier):
-            grown |= NEIGHBOUR_MASK[i]
-        frontier = grown & mask & ~seen
-        seen |= frontier
-    return seen == mask
-
-
-def grow(filled: int, shown: int) -> int:
-    """Slots of ``shown`` that can join the chain this throw, laid in a suitable order."""
-    reach = 0
-    frontier = open_mask(filled) & shown if filled else 0
-    while frontier:
-        reach |= frontier
-        nxt = 0
-        for i in bits(frontier):
-            nxt |= NEIGHBOUR_MASK[i]
-        frontier = nxt & shown & ~reach & ~filled
-    return reach
-
-
-# -- the dice -----------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=None)
-def _all_in(a: int, free: int, n: int) -> float:
-    """P(n dice all land in a chosen faces + ``free`` other faces, each chosen face at least once)."""
-    return sum((-1) ** j * comb(a, j) * ((a - j + free) / 6) ** n for j in range(a + 1))
-
-
-@lru_cache(maxsize=None)
-def kind_outcomes(n: int, tracked: int, group: int) -> tuple[tuple[int, bool, float], ...]:
-    """Outcomes of n dice of one kind: (which of the ``tracked`` faces show as a bitmask over
-    them, whether any of the ``group`` faces shows, probability). The other 6 - tracked - group
-    faces are not told apart."""
-    rest = 6 - tracked - group
-    out = []
-    for shown in range(1 << tracked):
-        a = popcount(shown)
-        if a > n:
-            continue
-        only = _all_in(a, rest, n)
-        if only > 1e-15:
-            out.append((shown, False, only))
-        if group and a < n:
-            some = _all_in(a, rest + group, n) - only
-            if some > 1e-15:
-                out.append((shown, True, some))
-    return tuple(out)
-
-
-@dataclass(frozen=True)
-class Throw:
-    """One kind-level outcome of a throw: useful bone faces showing, other bones by kind, hat, gravestone."""
-
-    bones: int  # slot mask of empty-slot faces showing
-    other: tuple[bool, bool, bool]  # a bone of this kind whose slot is full shows (left, right, center)
-    hat: bool
-    grave: bool
-
-    def has_bone(self, kind: int) -> bool:
-        return self.other[kind] or bool(self.bones & KIND_MASK[KINDS[kind]])
-
-
-def _tracked(kind: str, filled: int, hat_wanted: bool) -> tuple[list[str], int]:
-    """The faces of ``kind`` told apart in this state, and how many full-slot bones are grouped."""
-    empty = [s for s in KIND_SLOTS[kind] if not filled & BIT[s]]
-    group = len(KIND_SLOTS[kind]) - len(empty)
-    if kind == CENTER:
-        empty = empty + ([HAT] if hat_wanted else []) + [GRAVESTONE]
-    return empty, group
-
-
-def _throw_of(names_by_kind: list[list[str]], shown_by_kind: list[int], other: tuple[bool, bool, bool]) -> Throw:
-    bones, hat, grave = 0, False, False
-    for names, shown in zip(names_by_kind, shown_by_kind):
-        for j, name in enumerate(names):
-            if shown >> j & 1:
-                if name == HAT:
-                    hat = True
-                elif name == GRAVESTONE:
-                    grave = True
-                else:
-                    bones |= BIT[name]
-    return Throw(bones, other, hat, grave)
-
-
-def throw_outcomes(filled: int, wrong: int, hat_on: bool, counts: tuple[int, int, int],
-                   max_outcomes: int, samples: int) -> tuple[list[tuple[Throw, float]], bool]:
-    """The distribution of a throw of ``counts`` dice onto this skeleton, and whether it is exact."""
-    hat_wanted = not hat_on and not wrong & SKULL
-    tracked = [_tracked(kind, filled, hat_wanted) for kind in KINDS]
-    names = [t[0] for t in tracked]
-    per_kind = [kind_outcomes(n, len(t[0]), t[1]) for t, n in zip(tracked, counts)]
-    size = 1
-    for outs in per_kind:
-        size *= len(outs)
-    if size <= max_outcomes:
-        joint = []
-        for combo in product(*per_kind):
-            p = combo[0][2] * combo[1][2] * combo[2][2]
-            joint.append((_throw_of(names, [c[0] for c in combo], (combo[0][1], combo[1][1], combo[2][1])), p))
-        return joint, True
-    tally: Counter[Throw] = Counter()
-    for shown, hat, grave in sampled_throws(counts, samples):
-        other = tuple(bool(shown & filled & KIND_MASK[kind]) for kind in KINDS)
-        tally[Throw(shown & ~filled, other, hat and hat_wanted, grave)] += 1  # type: ignore[arg-type]
-    return [(t, n / samples) for t, n in tally.items()], False
-
-
-@lru_cache(maxsize=None)
-def sampled_throws(counts: tuple[int, int, int], samples: int) -> tuple[tuple[int, bool, bool], ...]:
-    """Simulated throws as (bone faces shown as a slot mask, hat, gravestone), the same for every
-    skeleton with these dice in hand, so options are compared on common random numbers."""
-    rng = random.Random(1000 + 49 * counts[0] + 7 * counts[1] + counts[2])
-    faces = {kind: KIND_SLOTS[kind] + ([HAT, GRAVESTONE] if kind == CENTER else []) for kind in KINDS}
-    out = []
-    for _ in range(samples):
-        shown, hat, grave = 0, False, False
-        for kind, n in zip(KINDS, counts):
-            for face in rng.choices(faces[kind], k=n):
-                if face == HAT:
-                    hat = True
-                elif face == GRAVESTONE:
-                    grave = True
-                else:
-                    shown |= BIT[face]
-        out.append((shown, hat, grave))
-    return tuple(out)
-
-
-def throw_from_faces(faces: list[str], filled: int, hat_wanted: bool) -> Throw:
-    bones, other = 0, [False, False, False]
-    for face in faces:
-        if face in (HAT, GRAVESTONE):
-            continue
-        if filled & BIT[face]:
-            other[KIND_INDEX[kind_of(face)]] = True
-        else:
-            bones |= BIT[face]
-    return Throw(bones, (other[0], other[1], other[2]), HAT in faces and hat_wanted, GRAVESTONE in faces)
-
-
-# -- lays -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -275,13 +70,12 @@ class Lay:
     wrong_face: int | None = None  # slot index of the face it shows, when that face's slot is empty
 
 
-
 @lru_cache(maxsize=1 << 18)
 def bone_choices(filled: int, shown: int, max_full: int) -> tuple[tuple[tuple[int, tuple[int, int, int]], ...], bool]:
     """Sets of shown bones that may be laid together (each with the dice it uses by kind), and
     whether that is every legal set. Past ``MAX_FULL_LAYS`` layable bones only whole kinds are
     laid or kept (the documented approximation)."""
-    pieces = ([grow(filled, shown)] if filled else _pieces(shown))
+    pieces = ([grow(filled, shown)] if filled else pieces_of(shown))
     choices = {0}
     complete = True
     for piece in pieces:
@@ -302,34 +96,10 @@ def bone_choices(filled: int, shown: int, max_full: int) -> tuple[tuple[tuple[in
             for kinds in range(1, 8):
                 keep = sum(KIND_MASK[KINDS[k]] for k in range(3) if kinds >> k & 1)
                 part = piece & keep
-                choices.update(_pieces(part) if not filled else [grow(filled, part)])
+                choices.update(pieces_of(part) if not filled else [grow(filled, part)])
     if max_full == 0 and len(choices) > 1:
         choices.discard(0)  # greedy: something fits, so it is laid
     return tuple((m, dice_used(m)) for m in sorted(choices)), complete
-
-
-@lru_cache(maxsize=None)
-def dice_used(bones: int) -> tuple[int, int, int]:
-    return tuple((bones & KIND_MASK[kind]).bit_count() for kind in KINDS)  # type: ignore[return-value]
-
-
-def _pieces(mask: int) -> list[int]:
-    pieces, left = [], mask
-    while left:
-        start = left & -left
-        seen, frontier = start, start
-        while frontier:
-            nxt = 0
-            for i in bits(frontier):
-                nxt |= NEIGHBOUR_MASK[i]
-            frontier = nxt & mask & ~seen
-            seen |= frontier
-        pieces.append(seen)
-        left &= ~seen
-    return pieces
-
-
-# -- the search -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -398,7 +168,7 @@ class Advisor:
         only when something else could be laid."""
         if not throw.grave:
             return self.lost
-        reach = grow(filled, throw.bones) if filled else max(_pieces(throw.bones) or [0], key=lambda m: mask_score_cached(m, 0, False))
+        reach = grow(filled, throw.bones) if filled else max(pieces_of(throw.bones) or [0], key=lambda m: mask_score_cached(m, 0, False))
         now = filled | reach
         best = self.utility(mask_score_cached(now, wrong, hat))
         can_hat = throw.hat and not hat and now & SKULL and not wrong & SKULL
@@ -532,100 +302,3 @@ def _payments(hand: tuple[int, int, int], cost: int) -> list[tuple[int, int, int
             if center <= hand[2]:
                 out.append((left, right, center))
     return out
-
-
-def layout_masks(layout: Layout) -> tuple[int, int]:
-    filled = wrong = 0
-    for slot, face in layout.slots.items():
-        filled |= BIT[slot]
-        if face != slot:
-            wrong |= BIT[slot]
-    return filled, wrong
-
-
-# -- advice on a real throw ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Play:
-    """A play in face ids: what to lay where, then bury, or pay these dice and roll again."""
-
-    lay: tuple[tuple[str, str], ...]  # (face, slot); the hat goes on "skull"
-    bury: bool
-    take_hat: bool
-    pay: tuple[str, ...] | None  # None: no post-op roll follows (buried, or the turn is lost)
-    value: float
-
-    @property
-    def then(self) -> str:
-        return "bury" if self.bury else ("roll" if self.pay is not None else "lose")
-
-    def to_json(self) -> dict:
-        return {"lay": [{"face": f, "slot": s} for f, s in self.lay], "then": self.then,
-                "take_hat": self.take_hat, "pay": list(self.pay) if self.pay is not None else None,
-                "expected": round(self.value, 4)}
-
-
-def advise(advisor: Advisor, layout: Layout, roll: list[str], next_cost: int, lay_done: bool = False) -> tuple[list[Play], bool]:
-    """Every play considered for ``roll`` (the dice not laid, as thrown), best first, and whether
-    the values are exact. ``next_cost`` is the cost of the next post-op roll (1 after the pre-op);
-    ``lay_done``: a die of this post-op roll is already laid, so nothing more must be."""
-    advisor.forget_if_full()
-    filled, wrong = layout_masks(layout)
-    counts = tuple(sum(1 for f in roll if kind_of(f) == kind) for kind in KINDS)
-    throw = throw_from_faces(roll, filled, not layout.hat and not wrong & SKULL)
-    options, exact = advisor.options(filled, wrong, layout.hat, counts, next_cost - 1, throw, lay_done)  # type: ignore[arg-type]
-    plays, seen = [], set()
-    for option in options:
-        play = _play_of(option, roll, layout)
-        key = (play.lay, play.then)
-        if key not in seen:  # the same lay may be listed with and without a bury; keep the better
-            seen.add(key)
-            plays.append(play)
-    return plays, exact
-
-
-def _play_of(option: Option, roll: list[str], layout: Layout) -> Play:
-    loose = list(roll)
-    lay: list[tuple[str, str]] = []
-    filled = set(layout.filled)
-    if option.lay.wrong_slot is not None:  # the forced wrong bone goes first: later bones may hang from it
-        kind = KINDS[option.lay.wrong_kind or 0]
-        if option.lay.wrong_face is not None:
-            face = SLOTS[option.lay.wrong_face]
-        else:
-            face = next(f for f in loose if f in layout.slots and kind_of(f) == kind)
-        lay.append((face, SLOTS[option.lay.wrong_slot]))
-        loose.remove(face)
-        filled.add(SLOTS[option.lay.wrong_slot])
-    for slot in chain_order(frozenset(filled), option.lay.bones):
-        lay.append((slot, slot))
-        loose.remove(slot)
-    if option.lay.hat:
-        lay.append((HAT, "skull"))
-        loose.remove(HAT)
-    pay = None
-    if option.pay is not None and not option.bury:
-        if option.take_hat:
-            loose.append(HAT)
-        pay_list: list[str] = []
-        for kind, n in zip(KINDS, option.pay):
-            pay_list += [f for f in _junk_first(loose, layout) if kind_of(f) == kind][:n]
-        pay = tuple(pay_list)
-    return Play(tuple(lay), option.bury, option.take_hat, pay, option.value)
-
-
-def chain_order(filled: frozenset[str], bones: int) -> list[str]:
-    """The slots of ``bones`` in an order that keeps the chain connected as each is laid."""
-    order, have, todo = [], {s for s in filled}, [SLOTS[i] for i in bits(bones)]
-    while todo:
-        nxt = next((s for s in todo if not have or NEIGHBOURS[s] & have), todo[0])
-        order.append(nxt)
-        have.add(nxt)
-        todo.remove(nxt)
-    return order
-
-
-def _junk_first(faces: list[str], layout: Layout) -> list[str]:
-    """Dice to give up first: faces whose slot is full, then the rest (a thrown die forgets its face)."""
-    return sorted(faces, key=lambda f: (f not in layout.slots and f != HAT, f))
