@@ -141,10 +141,7 @@ class DiceReader:
             elif margin < MIN_MARGIN:
                 unreadable.append({"center": centre, "why": f"{face} or {runner_up}: too close to call"})
             else:
-                from ..games.rolling_bones.dice import FACES
-
-                confidence = round(min(0.999, 0.5 + margin * 2 + (score - MIN_SCORE)), 3)
-                dice.append({"face": face, "kind": FACES[face][0], "center": centre, "confidence": confidence})
+                dice.append(_die_read(face, score, margin, centre))
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
 
@@ -161,8 +158,6 @@ class DiceReader:
         """A blob too long for one die: a die at either end of it (the rest is a neighbour or a shadow).
 
         Read only when the face is clearly seen there (stricter than a lone die); else nothing."""
-        from ..games.rolling_bones.dice import FACES
-
         long_axis = 0 if blob.size[0] >= blob.size[1] else 1
         length = blob.size[long_axis]
         if length > 2.3 * side or min(blob.size) > side * MAX_SIDE:
@@ -175,9 +170,7 @@ class DiceReader:
             end = Blob((blob.center[0] + dx, blob.center[1] + dy), (side, side), blob.angle, side * side, False)
             face, score, _, margin = self._classify_near(gray, end, side)
             if score >= MIN_SCORE + END_STRICTER and margin >= MIN_MARGIN + END_STRICTER:
-                confidence = round(min(0.999, 0.5 + margin * 2 + (score - MIN_SCORE)), 3)
-                found.append({"face": face, "kind": FACES[face][0], "confidence": confidence,
-                              "center": [round(end.center[0], 1), round(end.center[1], 1)]})
+                found.append(_die_read(face, score, margin, [round(end.center[0], 1), round(end.center[1], 1)]))
         if len(found) == 2 and np.hypot(found[0]["center"][0] - found[1]["center"][0],
                                         found[0]["center"][1] - found[1]["center"][1]) < 0.8 * side:
             found = found[:1] if found[0]["confidence"] >= found[1]["confidence"] else found[1:]  # one die, seen twice
@@ -222,6 +215,14 @@ class DiceReader:
             faces, starts = np.unique(labels[self._order], return_index=True)
             self._faces, self._starts = [str(f) for f in faces], starts
         return self._faces, self._starts
+
+
+def _die_read(face: str, score: float, margin: float, centre: list[float]) -> dict[str, Any]:
+    """A die read, as `dice read --json` reports it."""
+    from ..games.rolling_bones.dice import FACES  # the face's kind only: names, not rules
+
+    confidence = round(min(0.999, 0.5 + margin * 2 + (score - MIN_SCORE)), 3)
+    return {"face": face, "kind": FACES[face][0], "center": centre, "confidence": confidence}
 
 
 def _the_one_die(image: np.ndarray, path: Path) -> Blob:

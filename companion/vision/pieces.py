@@ -104,13 +104,14 @@ class PieceReader:
         for kind, path, image in enrollment_photos(folder, PIECE_TYPES, "piece"):
             if light is None:
                 light = _lighter_than_board(image)
-            found = sorted(shapes(image, light), key=lambda s: -s.area)
+            mask = _mask(image, light)
+            found = sorted(shapes_in_mask(mask), key=lambda s: -s.area)
             if not found:
                 raise BadInput(f"{path}: no piece found in the photo")
             if len(found) > 1 and found[1].area > 0.3 * found[0].area:
                 raise BadInput(f"{path}: expected one piece in the photo, found {len(found)}")
             originals.append(found[0].features)
-            for variant in _variants(_mask(image, light), found[0]):
+            for variant in _variants(mask, found[0]):
                 feats.append(variant.features)
                 labels.append(kind)
             areas.append(found[0].area)
