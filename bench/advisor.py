@@ -48,18 +48,26 @@ def play_turn(policy: Policy, rng: random.Random, times: list[float] | None = No
         play = policy(turn)
         if times is not None:
             times.append(time.perf_counter() - started)
-        for face, slot in play.lay:
-            turn = turn.lay(face, slot)
-            if turn.phase == OVER:
-                return turn.points
-        if play.bury:
-            return turn.bury().points
-        if play.take_hat:
-            turn = turn.take_hat()
-        if play.pay is None:
-            return 0
-        turn = throw(turn.pay(list(play.pay)), rng)
+        turn, points = follow(turn, play)
+        if points is not None:
+            return points
+        turn = throw(turn, rng)
     return turn.points
+
+
+def follow(turn: Turn, play: Play) -> tuple[Turn, int | None]:
+    """Make ``play`` on the state machine: the turn waiting for its next throw, or the turn's points if it ended."""
+    for face, slot in play.lay:
+        turn = turn.lay(face, slot)
+        if turn.phase == OVER:
+            return turn, turn.points
+    if play.bury:
+        return turn, turn.bury().points
+    if play.pay is None:
+        return turn, 0
+    if play.take_hat:
+        turn = turn.take_hat()
+    return turn.pay(list(play.pay)), None
 
 
 def advisor_policy(advisor: Advisor, exactness: Counter | None = None) -> Policy:
@@ -118,17 +126,9 @@ def exact_value_of(advisor: Advisor, turn: Turn, play: Play) -> float:
     """What ``play`` is worth under the exact search: follow it on the state machine, then ask."""
     from companion.games.rolling_bones.skeleton_masks import layout_masks
 
-    for face, slot in play.lay:
-        turn = turn.lay(face, slot)
-        if turn.phase == OVER:
-            return float(turn.points)
-    if play.bury:
-        return float(turn.bury().points)
-    if play.pay is None:
-        return 0.0
-    if play.take_hat:
-        turn = turn.take_hat()
-    turn = turn.pay(list(play.pay))
+    turn, points = follow(turn, play)
+    if points is not None:
+        return float(points)
     filled, wrong = layout_masks(turn.layout)
     counts = dict(turn.to_throw)
     value, _ = advisor.before_throw(filled, wrong, turn.layout.hat, (counts["left"], counts["right"], counts["center"]), turn.post_ops)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import zipfile
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +49,11 @@ def load(path: Path = MEMO_FILE) -> tuple[MemoTable | None, str]:
         return None, f"cannot read {path}: {error}"
 
 
+@lru_cache(maxsize=1)
+def _shipped() -> MemoTable | None:
+    return load()[0]  # read once per process: every app and CLI call shares the (read-only) arrays
+
+
 def points_advisor() -> Advisor:
     """An expected-points advisor that starts from the remembered search when there is one."""
-    table, _ = load()
-    return Advisor(table=table)
+    return Advisor(table=_shipped())

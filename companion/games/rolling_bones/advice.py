@@ -22,12 +22,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import BadInput
-from .advisor import Advisor, Option
+from .advisor import Advisor, Option, SearchTooLong
 from .dice import DICE_PER_KIND, DICE_TOTAL, HAT, KINDS, SLOTS, kind_of
 from .layout import Layout, parse_faces
 from .match import DEFAULT_TARGET
-from .skeleton_masks import SKULL, chain_order, layout_masks
-from .throws import throw_from_faces
+from .skeleton_masks import chain_order, layout_masks
+from .throws import hat_can_go_on, throw_from_faces
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def advise(advisor: Advisor, layout: Layout, roll: list[str], next_cost: int, la
     advisor.forget_if_full()
     filled, wrong = layout_masks(layout)
     counts = tuple(sum(1 for f in roll if kind_of(f) == kind) for kind in KINDS)
-    throw = throw_from_faces(roll, filled, not layout.hat and not wrong & SKULL)
+    throw = throw_from_faces(roll, filled, hat_can_go_on(layout.hat, wrong))
     options, exact = advisor.options(filled, wrong, layout.hat, counts, next_cost - 1, throw, lay_done)  # type: ignore[arg-type]
     plays, seen = [], set()
     for option in options:
@@ -165,35 +165,18 @@ def parse_state(data: Any) -> TurnState:
     return TurnState(layout, tuple(roll), post_op, score, tuple(opponents), target)
 
 
-class SearchTooLong(Exception):
-    """A search ran past its budget of throws to weigh."""
-
-
 # The fallback when the full search runs long: sampled throws, every fitting bone laid.
 COARSE = Advisor(max_outcomes=1, samples=4, max_full_lays=0, big_throw=0)
 
 
 @contextmanager
 def budget(advisor: Advisor, throws: int | None):
-    """Let ``advisor`` weigh at most ``throws`` throws (memo hits included) before SearchTooLong.
-    Values already remembered stay right: a node is stored only once its whole subtree is done."""
-    if throws is None:
-        yield
-        return
-    search = advisor.before_throw
-    left = [throws]
-
-    def counted(*args: Any) -> tuple[float, bool]:
-        left[0] -= 1
-        if left[0] < 0:
-            raise SearchTooLong
-        return search(*args)
-
-    advisor.before_throw = counted  # type: ignore[method-assign]
+    """Let ``advisor`` weigh at most ``throws`` throws (memo hits included) before SearchTooLong."""
+    advisor.throws_left = throws
     try:
         yield
     finally:
-        del advisor.before_throw
+        advisor.throws_left = None
 
 
 def advice_for(state: TurnState, advisor: Advisor, throws: int | None = None) -> dict[str, Any]:
@@ -202,13 +185,16 @@ def advice_for(state: TurnState, advisor: Advisor, throws: int | None = None) ->
     ``throws``: a budget per search (the page's; the CLI has none). Past it the points play
     comes from a coarse search and the win-chance play is left out, both said in the answer."""
     started = time.perf_counter()
+
+    def weigh(search: Advisor) -> tuple[list[Play], bool]:
+        with budget(search, throws):
+            return advise(search, state.layout, list(state.roll), state.post_op, state.lay_done)
+
     try:
-        with budget(advisor, throws):
-            plays, exact = advise(advisor, state.layout, list(state.roll), state.post_op, state.lay_done)
+        plays, exact = weigh(advisor)
         coarse = False
     except SearchTooLong:
-        with budget(COARSE, throws):
-            plays, exact = advise(COARSE, state.layout, list(state.roll), state.post_op, state.lay_done)
+        plays, exact = weigh(COARSE)
         coarse = True
     result: dict[str, Any] = {
         "action": plays[0].to_json(), "expected": round(plays[0].value, 4), "exact": exact,
@@ -222,10 +208,8 @@ def advice_for(state: TurnState, advisor: Advisor, throws: int | None = None) ->
 
         leader = max(state.opponents)
         if state.score < state.target and leader < state.target:
-            winning = Advisor(win_utility(state.score, leader, state.target))
             try:
-                with budget(winning, throws):
-                    win_plays, _ = advise(winning, state.layout, list(state.roll), state.post_op, state.lay_done)
+                win_plays, _ = weigh(Advisor(win_utility(state.score, leader, state.target)))
             except SearchTooLong:
                 result["win_skipped"] = "the win-chance search ran too long for the page"
         if win_plays:

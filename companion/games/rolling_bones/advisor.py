@@ -37,7 +37,7 @@ from typing import Callable
 
 from .memo import MemoTable, state_code
 from .skeleton_masks import (KIND_MASK, KINDS, SKULL, bits, canonical, dice_used, grow, is_connected_mask,
-                             mask_score_cached, open_mask, pieces_of)
+                             mask_score, open_mask, pieces_of)
 from .throws import Throw, throw_outcomes
 
 MAX_OUTCOMES = 200
@@ -113,6 +113,10 @@ class Option:
     pay: tuple[int, int, int] | None = None  # dice paid by kind for the next post-op roll; None when the turn ends
 
 
+class SearchTooLong(Exception):
+    """A search ran past its budget of throws to weigh (``Advisor.throws_left``)."""
+
+
 @dataclass
 class Advisor:
     """Memoised expectimax for one utility; keep one per utility and reuse it across turns."""
@@ -123,6 +127,7 @@ class Advisor:
     max_full_lays: int = MAX_FULL_LAYS
     big_throw: int = BIG_THROW
     table: MemoTable | None = None  # a remembered search (memo.py), looked up before searching
+    throws_left: int | None = None  # a budget: throws still to weigh (memo hits too) before SearchTooLong
     _pre: dict = field(default_factory=dict)
     _post: dict = field(default_factory=dict)
 
@@ -139,6 +144,11 @@ class Advisor:
 
     # V before a throw of ``counts`` dice; ``post_ops`` counts post-op rolls including this one.
     def before_throw(self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int], post_ops: int) -> tuple[float, bool]:
+        if self.throws_left is not None:
+            # A node is stored only once its whole subtree is done, so stopping leaves the memo right.
+            self.throws_left -= 1
+            if self.throws_left < 0:
+                raise SearchTooLong
         key = (canonical(filled, wrong, counts), hat, post_ops)
         hit = self._pre.get(key)
         if hit is None and self.table is not None:
@@ -168,12 +178,12 @@ class Advisor:
         only when something else could be laid."""
         if not throw.grave:
             return self.lost
-        reach = grow(filled, throw.bones) if filled else max(pieces_of(throw.bones) or [0], key=lambda m: mask_score_cached(m, 0, False))
+        reach = grow(filled, throw.bones) if filled else max(pieces_of(throw.bones) or [0], key=lambda m: mask_score(m, 0, False))
         now = filled | reach
-        best = self.utility(mask_score_cached(now, wrong, hat))
+        best = self.utility(mask_score(now, wrong, hat))
         can_hat = throw.hat and not hat and now & SKULL and not wrong & SKULL
         if can_hat:
-            best = max(best, self.utility(mask_score_cached(now, wrong, True)))
+            best = max(best, self.utility(mask_score(now, wrong, True)))
         if reach or can_hat:
             best = max(best, self.lost)
         return best
@@ -231,10 +241,10 @@ class Advisor:
         l, r, c = counts
         for bones, (ul, ur, uc) in choices:
             now = filled | bones
-            for lay_hat in ((False, True) if can_hat and now & SKULL and not wrong & SKULL else (False,)):
+            for lay_hat in ((False, True) if can_hat and now & SKULL else (False,)):
                 hatted = hat or lay_hat
                 if throw.grave:
-                    v = self.utility(mask_score_cached(now, wrong, hatted))
+                    v = self.utility(mask_score(now, wrong, hatted))
                     if found is not None:
                         found.append(Option(_joined(forced, Lay(bones, lay_hat)), True, v))
                     if not any_play or v > best:

@@ -33,7 +33,6 @@ KIND_SLOTS = {kind: [s for s in SLOTS if kind_of(s) == kind] for kind in KINDS}
 KIND_MASK = {kind: sum(BIT[s] for s in slots) for kind, slots in KIND_SLOTS.items()}
 
 
-KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 
 
 # Left and right are mirror images: a state and its mirror have the same value, so the memo
@@ -65,6 +64,7 @@ def popcount(mask: int) -> int:
     return mask.bit_count()
 
 
+@lru_cache(maxsize=1 << 16)
 def mask_score(filled: int, wrong: int, hat: bool) -> int:
     correct = filled & ~wrong
     total = 0
@@ -74,62 +74,44 @@ def mask_score(filled: int, wrong: int, hat: bool) -> int:
     return total * 2 if hat else total
 
 
+def next_to(mask: int) -> int:
+    """Every slot next to a slot of ``mask`` (``mask`` itself included where its slots touch)."""
+    near = 0
+    for i in bits(mask):
+        near |= NEIGHBOUR_MASK[i]
+    return near
+
+
 def open_mask(filled: int) -> int:
     """Empty slots next to the chain (every slot while the chain is empty)."""
-    if not filled:
-        return ALL
-    grown = 0
-    for i in bits(filled):
-        grown |= NEIGHBOUR_MASK[i]
-    return grown & ~filled
+    return next_to(filled) & ~filled if filled else ALL
 
 
-@lru_cache(maxsize=1 << 16)
-def mask_score_cached(filled: int, wrong: int, hat: bool) -> int:
-    return mask_score(filled, wrong, hat)
+def _piece_from(start: int, mask: int) -> int:
+    """The connected piece of ``mask`` that holds the slot(s) of ``start``."""
+    seen, frontier = start, start
+    while frontier:
+        frontier = next_to(frontier) & mask & ~seen
+        seen |= frontier
+    return seen
 
 
 @lru_cache(maxsize=1 << 16)
 def is_connected_mask(mask: int) -> bool:
-    if not mask:
-        return True
-    start = mask & -mask
-    seen, frontier = start, start
-    while frontier:
-        grown = 0
-        for i in bits(frontier):
-            grown |= NEIGHBOUR_MASK[i]
-        frontier = grown & mask & ~seen
-        seen |= frontier
-    return seen == mask
+    return not mask or _piece_from(mask & -mask, mask) == mask
 
 
 def grow(filled: int, shown: int) -> int:
     """Slots of ``shown`` that can join the chain this throw, laid in a suitable order."""
-    reach = 0
-    frontier = open_mask(filled) & shown if filled else 0
-    while frontier:
-        reach |= frontier
-        nxt = 0
-        for i in bits(frontier):
-            nxt |= NEIGHBOUR_MASK[i]
-        frontier = nxt & shown & ~reach & ~filled
-    return reach
+    return _piece_from(filled, filled | shown) & ~filled if filled else 0
 
 
 def pieces_of(mask: int) -> list[int]:
     pieces, left = [], mask
     while left:
-        start = left & -left
-        seen, frontier = start, start
-        while frontier:
-            nxt = 0
-            for i in bits(frontier):
-                nxt |= NEIGHBOUR_MASK[i]
-            frontier = nxt & mask & ~seen
-            seen |= frontier
-        pieces.append(seen)
-        left &= ~seen
+        piece = _piece_from(left & -left, mask)
+        pieces.append(piece)
+        left &= ~piece
     return pieces
 
 

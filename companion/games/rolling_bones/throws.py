@@ -15,10 +15,11 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from typing import Iterable
 from math import comb
 
-from .dice import CENTER, GRAVESTONE, HAT, KINDS, kind_of
-from .skeleton_masks import BIT, KIND_INDEX, KIND_MASK, KIND_SLOTS, SKULL, popcount
+from .dice import CENTER, GRAVESTONE, HAT, KINDS
+from .skeleton_masks import BIT, KIND_MASK, KIND_SLOTS, SKULL, popcount
 
 @lru_cache(maxsize=None)
 def _all_in(a: int, free: int, n: int) -> float:
@@ -60,6 +61,11 @@ class Throw:
         return self.other[kind] or bool(self.bones & KIND_MASK[KINDS[kind]])
 
 
+def hat_can_go_on(hat_on: bool, wrong: int) -> bool:
+    """Whether a rolled hat could still go on: none on yet, and no wrong bone in the skull slot."""
+    return not hat_on and not wrong & SKULL
+
+
 def _tracked(kind: str, filled: int, hat_wanted: bool) -> tuple[list[str], int]:
     """The faces of ``kind`` told apart in this state, and how many full-slot bones are grouped."""
     empty = [s for s in KIND_SLOTS[kind] if not filled & BIT[s]]
@@ -69,25 +75,31 @@ def _tracked(kind: str, filled: int, hat_wanted: bool) -> tuple[list[str], int]:
     return empty, group
 
 
-def _throw_of(names_by_kind: list[list[str]], shown_by_kind: list[int], other: tuple[bool, bool, bool]) -> Throw:
+def faces_shown(faces: Iterable[str]) -> tuple[int, bool, bool]:
+    """Faces as (bone faces shown as a slot mask, a hat shows, a gravestone shows)."""
     bones, hat, grave = 0, False, False
-    for names, shown in zip(names_by_kind, shown_by_kind):
-        for j, name in enumerate(names):
-            if shown >> j & 1:
-                if name == HAT:
-                    hat = True
-                elif name == GRAVESTONE:
-                    grave = True
-                else:
-                    bones |= BIT[name]
-    return Throw(bones, other, hat, grave)
+    for face in faces:
+        if face == HAT:
+            hat = True
+        elif face == GRAVESTONE:
+            grave = True
+        else:
+            bones |= BIT[face]
+    return bones, hat, grave
+
+
+def throw_on(shown: tuple[int, bool, bool], filled: int, hat_wanted: bool) -> Throw:
+    """What a throw showing ``shown`` means to this skeleton: fitting faces, others by kind, hat, gravestone."""
+    bones, hat, grave = shown
+    other = tuple(bool(bones & filled & KIND_MASK[kind]) for kind in KINDS)
+    return Throw(bones & ~filled, other, hat and hat_wanted, grave)  # type: ignore[arg-type]
 
 
 def throw_outcomes(filled: int, wrong: int, hat_on: bool, counts: tuple[int, int, int],
                    max_outcomes: int, samples: int) -> tuple[list[tuple[Throw, float]], bool]:
     """The distribution of a throw of ``counts`` dice onto this skeleton, and whether it is exact."""
-    hat_wanted = not hat_on and not wrong & SKULL
-    tracked = [_tracked(kind, filled, hat_wanted) for kind in KINDS]
+    wanted = hat_can_go_on(hat_on, wrong)
+    tracked = [_tracked(kind, filled, wanted) for kind in KINDS]
     names = [t[0] for t in tracked]
     per_kind = [kind_outcomes(n, len(t[0]), t[1]) for t, n in zip(tracked, counts)]
     size = 1
@@ -97,12 +109,13 @@ def throw_outcomes(filled: int, wrong: int, hat_on: bool, counts: tuple[int, int
         joint = []
         for combo in product(*per_kind):
             p = combo[0][2] * combo[1][2] * combo[2][2]
-            joint.append((_throw_of(names, [c[0] for c in combo], (combo[0][1], combo[1][1], combo[2][1])), p))
+            bones, hat, grave = faces_shown(name for names_of_kind, (shown, _, _) in zip(names, combo)
+                                            for j, name in enumerate(names_of_kind) if shown >> j & 1)
+            joint.append((Throw(bones, (combo[0][1], combo[1][1], combo[2][1]), hat, grave), p))
         return joint, True
     tally: Counter[Throw] = Counter()
-    for shown, hat, grave in sampled_throws(counts, samples):
-        other = tuple(bool(shown & filled & KIND_MASK[kind]) for kind in KINDS)
-        tally[Throw(shown & ~filled, other, hat and hat_wanted, grave)] += 1  # type: ignore[arg-type]
+    for shown in sampled_throws(counts, samples):
+        tally[throw_on(shown, filled, wanted)] += 1
     return [(t, n / samples) for t, n in tally.items()], False
 
 
@@ -112,28 +125,9 @@ def sampled_throws(counts: tuple[int, int, int], samples: int) -> tuple[tuple[in
     skeleton with these dice in hand, so options are compared on common random numbers."""
     rng = random.Random(1000 + 49 * counts[0] + 7 * counts[1] + counts[2])
     faces = {kind: KIND_SLOTS[kind] + ([HAT, GRAVESTONE] if kind == CENTER else []) for kind in KINDS}
-    out = []
-    for _ in range(samples):
-        shown, hat, grave = 0, False, False
-        for kind, n in zip(KINDS, counts):
-            for face in rng.choices(faces[kind], k=n):
-                if face == HAT:
-                    hat = True
-                elif face == GRAVESTONE:
-                    grave = True
-                else:
-                    shown |= BIT[face]
-        out.append((shown, hat, grave))
-    return tuple(out)
+    return tuple(faces_shown(face for kind, n in zip(KINDS, counts) for face in rng.choices(faces[kind], k=n))
+                 for _ in range(samples))
 
 
 def throw_from_faces(faces: list[str], filled: int, hat_wanted: bool) -> Throw:
-    bones, other = 0, [False, False, False]
-    for face in faces:
-        if face in (HAT, GRAVESTONE):
-            continue
-        if filled & BIT[face]:
-            other[KIND_INDEX[kind_of(face)]] = True
-        else:
-            bones |= BIT[face]
-    return Throw(bones, (other[0], other[1], other[2]), HAT in faces and hat_wanted, GRAVESTONE in faces)
+    return throw_on(faces_shown(faces), filled, hat_wanted)

@@ -58,13 +58,10 @@ def chance_to_win(me: int, other: int, target: int) -> float:
 
 
 def win_utility(me: int, other: int, target: int) -> Callable[[int], float]:
-    """Utility of ending this turn with ``points``: the chance to win from there."""
-    w = win_table(target)
+    """Utility of ending this turn with ``points``: the chance to win from there (they move next)."""
 
     def utility(points: int) -> float:
         after = me + points
-        if after >= target:
-            return 1.0
-        return 1.0 - float(w[max(other, FLOOR) - FLOOR, max(after, FLOOR) - FLOOR])
+        return 1.0 if after >= target else 1.0 - chance_to_win(other, after, target)
 
     return utility
