@@ -119,6 +119,8 @@ def test_a_dark_tomb_stage_turn_from_the_page(server, page, companion):
     page.locator("#buttons button[data-button=turn]").click()
     page.wait_for_selector("text=the Stage turn")
     page.fill("#d20s", "12 10 10 10 10 10")
+    page.evaluate("render(state)")  # any live update redraws the page: the typed d20s must survive it
+    assert page.input_value("#d20s") == "12 10 10 10 10 10"
     page.get_by_role("button", name="Run the Stage turn").click()
     page.wait_for_selector("[data-testid=why] li >> text=Seismic d20: 12")
     items = page.locator("[data-testid=why] li").all_inner_texts()

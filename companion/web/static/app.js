@@ -5,6 +5,7 @@ const $ = (sel) => document.querySelector(sel);
 let csrf = "";
 let state = null;
 let payMode = [];          // indexes of loose dice chosen to pay with
+let tombD20s = "";  // d20s typed for the next Stage turn
 let tombBrush = ".";
 let paying = false;
 let picked = null;         // Dark Tomb editor: a piece tapped, waiting for the cell to move it to        // tapping dice chooses them to pay instead of laying them
@@ -292,10 +293,12 @@ function renderTomb(s) {
   sc.monsters.forEach((m) => hp.append(el("li", {}, `${m.id}: ${m.hp < 1 ? "defeated" : `${m.hp} HP`}`)));
   side.append(hp);
   if (s.whose_turn === "stage" && !s.stage_done) {
-    const rolls = el("input", { id: "d20s", placeholder: "physical d20s, e.g. 7 14 3 (optional)", size: 26 });
+    // The page is redrawn on every update: what was typed lives outside the input, or a redraw would drop it.
+    const rolls = el("input", { id: "d20s", placeholder: "physical d20s, e.g. 7 14 3 (optional)", size: 26,
+      value: tombD20s, oninput: (e) => { tombD20s = e.target.value; } });
     side.append(el("div", { class: "row" }, rolls, el("button", { class: "go", onclick: () => {
-      const entered = rolls.value.split(/[\s,]+/).filter(Boolean).map(Number);
-      api("/api/command", { type: "stage_turn", rolls: entered });
+      const entered = tombD20s.split(/[\s,]+/).filter(Boolean).map(Number);
+      api("/api/command", { type: "stage_turn", rolls: entered }).then((done) => { if (done) tombD20s = ""; });
     } }, "Run the Stage turn")));
   }
   if (last) {
