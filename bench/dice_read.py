@@ -111,10 +111,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--baseline-photos", type=int, default=2)
+    parser.add_argument("--sets", nargs="+", default=["dev", "heldout", "blender"],
+                        help="sets under --data: dev (OpenCV renders, tuned on), heldout (other art), "
+                             "blender (physically based renders, bench/render/blender_dice.py)")
     args = parser.parse_args()
     pin_one_core()
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
-    for name in ("dev", "heldout"):
+    for name in args.sets:
         r = evaluate(args.data / name, args.baseline_photos)
         print(f"{name:8s} {r['photos']} photos, {r['dice']} level dice: correct {r['correct']:.1%}, misread {r['misread']:.2%}, "
               f"abstain {r['abstain']:.1%}, perfect photos {r['perfect']:.0%}, phantom dice {r['phantom']}, "

@@ -58,14 +58,40 @@ def _felt(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return np.clip(base * shade, 0, 255).astype(np.uint8)
 
 
+def mat_canvas(nrng: np.random.Generator, markers: bool) -> np.ndarray:
+    """The mat seen square-on at PX_PER_MM: felt, and the four ArUco corner markers if ``markers``."""
+    w, h = int(MAT_MM[0] * PX_PER_MM), int(MAT_MM[1] * PX_PER_MM)
+    canvas = _felt(nrng, h, w)
+    if markers:
+        dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+        side = int(40 * PX_PER_MM)
+        for marker_id, (mx, my) in enumerate([(20, 20), (w - 20 - side, 20), (w - 20 - side, h - 20 - side), (20, h - 20 - side)]):
+            tile = cv2.aruco.generateImageMarker(dictionary, marker_id, side - 2 * 16)
+            canvas[my:my + side, mx:mx + side] = 255
+            canvas[my + 16:my + side - 16, mx + 16:mx + side - 16] = tile[..., None]
+    return canvas
+
+
+def face_art(face: str, style: int, colouring: str, px: int) -> np.ndarray:
+    """One face of a die, square, ``px`` across (BGR): body colour with the pictogram in ink."""
+    body, ink = COLOURINGS[colouring]
+    top = np.zeros((px, px, 3), np.uint8)
+    top[:] = body
+    g = cv2.resize(glyph(face, style), (int(px * 0.78), int(px * 0.78)), interpolation=cv2.INTER_AREA)
+    o = (px - g.shape[0]) // 2
+    alpha = (g.astype(float) / 255.0)[..., None]
+    region = top[o:o + g.shape[0], o:o + g.shape[1]].astype(float)
+    top[o:o + g.shape[0], o:o + g.shape[1]] = (region * (1 - alpha) + np.array(ink, float) * alpha).astype(np.uint8)
+    return top
+
+
 def _die_sprite(face: str, style: int, colouring: str, px: int, cocked: bool, tilt_axis: float):
     """A BGRA sprite of one die seen from above (a cocked die: squashed top, one side face)."""
-    body, ink = COLOURINGS[colouring]
+    body, _ = COLOURINGS[colouring]
     pad = px
     size = px + 2 * pad
     img = np.zeros((size, size, 4), np.uint8)
-    top = np.zeros((px, px, 3), np.uint8)
-    top[:] = body
+    top = face_art(face, style, colouring, px)
     # bevel: a lighter rim, rounded corners
     rim = max(2, px // 14)
     mask = np.zeros((px, px), np.uint8)
@@ -77,11 +103,6 @@ def _die_sprite(face: str, style: int, colouring: str, px: int, cocked: bool, ti
     inner = cv2.erode(mask, np.ones((rim * 2 + 1, rim * 2 + 1), np.uint8))
     edge = (mask > 0) & (inner == 0)
     top[edge] = np.clip(np.array(body, float) * 1.6 + 25, 0, 255).astype(np.uint8)
-    g = cv2.resize(glyph(face, style), (int(px * 0.78), int(px * 0.78)), interpolation=cv2.INTER_AREA)
-    o = (px - g.shape[0]) // 2
-    alpha = (g.astype(float) / 255.0)[..., None]
-    region = top[o:o + g.shape[0], o:o + g.shape[1]].astype(float)
-    top[o:o + g.shape[0], o:o + g.shape[1]] = (region * (1 - alpha) + np.array(ink, float) * alpha).astype(np.uint8)
     if cocked:
         # the top face leans over: squashed across the tilt axis, a darker side face shows
         squash = 0.72
@@ -199,15 +220,8 @@ def render_scene(seed: int, n_dice: int = 18, style: int = 0, colouring: str | N
     nrng = np.random.default_rng(seed)
     w, h = int(MAT_MM[0] * PX_PER_MM), int(MAT_MM[1] * PX_PER_MM)
     px = int(DIE_MM * PX_PER_MM)
-    canvas = _felt(nrng, h, w)
     markers = rng.random() < 0.6 if markers is None else markers
-    if markers:
-        dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-        side = int(40 * PX_PER_MM)
-        for marker_id, (mx, my) in enumerate([(20, 20), (w - 20 - side, 20), (w - 20 - side, h - 20 - side), (20, h - 20 - side)]):
-            tile = cv2.aruco.generateImageMarker(dictionary, marker_id, side - 2 * 16)
-            canvas[my:my + side, mx:mx + side] = 255
-            canvas[my + 16:my + side - 16, mx + 16:mx + side - 16] = tile[..., None]
+    canvas = mat_canvas(nrng, markers)
     dice = _place(rng, n_dice, px, w, h, cocked_share)
     kinds = [KINDS[i % 3] for i in range(len(dice))]
     for d, kind in zip(dice, kinds):
@@ -261,7 +275,7 @@ def render_single(seed: int, face: str, style: int, colouring: str | None, heigh
     nrng = np.random.default_rng(seed)
     w, h = int(MAT_MM[0] * PX_PER_MM), int(MAT_MM[1] * PX_PER_MM)
     px = int(DIE_MM * PX_PER_MM)
-    canvas = _felt(nrng, h, w)
+    canvas = mat_canvas(nrng, False)
     d = Die(face, rng.uniform(w * 0.3, w * 0.7), rng.uniform(h * 0.3, h * 0.7), rng.uniform(0, 360))
     colouring = colouring or "black"
     _shadow(canvas, [d], px, (rng.uniform(-6, 6), rng.uniform(2, 8)), 0.3)

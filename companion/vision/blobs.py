@@ -74,8 +74,10 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
     h, w = mask.shape
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = 60 if die_side is None else (die_side * WORK_SCALE) ** 2 * 0.35
-    # dice (alone or touching) fill most of their box; mat edges and cables do not
-    contours = [c for c in contours if cv2.contourArea(c) >= min_area and _fill(c) > 0.65 and _thickness(c) >= MIN_THICKNESS]
+    # dice fill most of their box, and a heap of them at least a good part of it; mat edges and cables do not
+    big = 4 * min_area
+    contours = [c for c in contours if cv2.contourArea(c) >= min_area and _thickness(c) >= MIN_THICKNESS
+                and _fill(c) > (0.4 if cv2.contourArea(c) > big else 0.65)]
     die_side = die_side or 0.0
     blobs: list[Blob] = []
     expected = (die_side * WORK_SCALE) ** 2

@@ -30,7 +30,7 @@ MAX_ASPECT = 1.3      # a top face longer than this is leaning: cocked
 MAX_SIDE = 1.15       # a blob this much bigger than an enrolled die may be two dice: abstain (a misread is worse)
 MIN_SHARPNESS = 12.0  # Laplacian variance of the patch: below this it is too blurred
 MIN_INK = 10.0        # grey-level spread of a face: below this there is no pictogram, so no die
-END_STRICTER = 0.05   # a die read at one end of a touching blob must clear the bars by this much more
+SEARCH_STRICTER = 0.05  # a die found by searching inside a blob must clear the bars by this much more
 BASIS = 96            # dimensions kept of the 784 of a face patch
 
 
@@ -114,17 +114,20 @@ class DiceReader:
         if image is None or image.size == 0:
             raise BadInput("empty image")
         blobs, side = find_blobs(image, self.die_side)
-        crop = self._crop_side(blobs)
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image  # once, not per die
+        crop = self._crop_side(gray, blobs)
         dice, unreadable = [], []
         for blob in blobs:
             centre = [round(blob.center[0], 1), round(blob.center[1], 1)]
             why = self._doubt(blob, side)
-            if why and why.startswith("dice touching") and not blob.at_border:
-                found = self._dice_at_ends(gray, blob, crop)
-                if found:
-                    dice += found
-                    continue
+            if why and not blob.at_border:
+                # touching dice, a die showing its sides (off the camera's axis) or a cocked die:
+                # look for clearly seen top faces anywhere in the blob
+                found = self._search(gray, blob, crop)
+                dice += found
+                if not found or blob.area - len(found) * crop * crop > 0.8 * crop * crop:
+                    unreadable.append({"center": centre, "why": why})
+                continue
             if why:
                 unreadable.append({"center": centre, "why": why})
                 continue
@@ -134,14 +137,14 @@ class DiceReader:
             if _sharpness(patch) < MIN_SHARPNESS:
                 unreadable.append({"center": centre, "why": "blurred"})
                 continue
-            face, score, runner_up, margin = self._classify_near(gray, blob, crop)
+            face, score, runner_up, margin, seen = self._classify_near(gray, blob, crop)
             if score < MIN_SCORE:
                 # a face seen flat matches its enrolled pictures closely; a leaning one does not
                 unreadable.append({"center": centre, "why": f"face not clear: cocked or covered? (looks most like {face})"})
             elif margin < MIN_MARGIN:
                 unreadable.append({"center": centre, "why": f"{face} or {runner_up}: too close to call"})
             else:
-                dice.append(_die_read(face, score, margin, centre))
+                dice.append(_die_read(face, score, margin, seen))
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
 
@@ -154,39 +157,53 @@ class DiceReader:
             return "dice touching: could not separate"
         return None
 
-    def _dice_at_ends(self, gray: np.ndarray, blob: Blob, side: float) -> list[dict[str, Any]]:
-        """A blob too long for one die: a die at either end of it (the rest is a neighbour or a shadow).
-
-        Read only when the face is clearly seen there (stricter than a lone die); else nothing."""
-        long_axis = 0 if blob.size[0] >= blob.size[1] else 1
-        length = blob.size[long_axis]
-        if length > 2.3 * side or min(blob.size) > side * MAX_SIDE:
-            return []
-        angle = np.deg2rad(blob.angle + (0 if long_axis == 0 else 90))
-        reach = (length - side) / 2
-        found = []
-        for sign in (-1, 1):
-            dx, dy = sign * reach * np.cos(angle), sign * reach * np.sin(angle)
-            end = Blob((blob.center[0] + dx, blob.center[1] + dy), (side, side), blob.angle, side * side, False)
-            face, score, _, margin = self._classify_near(gray, end, side)
-            if score >= MIN_SCORE + END_STRICTER and margin >= MIN_MARGIN + END_STRICTER:
-                found.append(_die_read(face, score, margin, [round(end.center[0], 1), round(end.center[1], 1)]))
-        if len(found) == 2 and np.hypot(found[0]["center"][0] - found[1]["center"][0],
-                                        found[0]["center"][1] - found[1]["center"][1]) < 0.8 * side:
-            found = found[:1] if found[0]["confidence"] >= found[1]["confidence"] else found[1:]  # one die, seen twice
+    def _search(self, gray: np.ndarray, blob: Blob, side: float) -> list[dict[str, Any]]:
+        """Top faces seen clearly anywhere in a blob that is not one plain die: dice touching, a die
+        whose sides show, a die leaning on another. Every square of a die's size on a grid over the blob
+        is scored (at the blob's angle and at the angle its own edges give); the best is refined and
+        kept if it clears bars stricter than a lone die's, and its neighbourhood is ruled out; repeat.
+        A face that is not clearly seen is not read."""
+        if max(blob.size) > 4.5 * side:
+            return []  # a heap: too many ways to be wrong
+        angle = np.deg2rad(blob.angle)
+        c, s = np.cos(angle), np.sin(angle)
+        us, vs = (_offsets(max(0.0, (extent - side) / 2), side / 4) for extent in blob.size)
+        spots = [(blob.center[0] + u * c - v * s, blob.center[1] + u * s + v * c) for u in us for v in vs]
+        boxes = [(spot, turn) for spot in spots for turn in {round(blob.angle, 1), round(_edge_angle(gray, spot, side), 1)}]
+        patches = np.stack([_patch(gray, Blob(spot, (side, side), turn, side * side, False), side) for spot, turn in boxes])
+        coarse = (self.refs @ (_normalise_all(patches) @ self.basis).T).max(axis=0)
+        found: list[dict[str, Any]] = []
+        for k in np.argsort(-coarse):
+            if coarse[k] < MIN_SCORE - 0.1 or len(found) > blob.area / (side * side):
+                break
+            (spot, turn) = boxes[k]
+            if any(np.hypot(spot[0] - d["center"][0], spot[1] - d["center"][1]) < 0.8 * side for d in found):
+                continue
+            face, score, _, margin, seen = self._classify_near(gray, Blob(spot, (side, side), turn, side * side, False), side)
+            if any(np.hypot(seen[0] - d["center"][0], seen[1] - d["center"][1]) < 0.8 * side for d in found):
+                continue
+            if score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER:
+                found.append(_die_read(face, score, margin, seen))
         return found
 
-    def _crop_side(self, blobs: list[Blob]) -> float:
-        """The die size in this photo: the enrolled one, rescaled by the photo's own single dice (a moved camera)."""
-        singles = [min(b.size) for b in blobs if b.aspect < 1.15 and not b.at_border
-                   and 0.6 * self.die_side < max(b.size) < 1.45 * self.die_side]
+    def _crop_side(self, gray: np.ndarray, blobs: list[Blob]) -> float:
+        """The die size in this photo: the enrolled one, unless the photo's own plain dice match the enrolled
+        faces better at another size (a moved camera). Judged by the faces, not by the blobs' sizes, which
+        a shadow or a die's visible sides make bigger."""
+        singles = [b for b in blobs if b.aspect < 1.3 and not b.at_border
+                   and 0.6 * self.die_side < max(b.size) < 1.6 * self.die_side][:6]
         if len(singles) < 3:
             return self.die_side
-        ratio = float(np.median(singles)) / self.die_side
-        return self.die_side * min(1.3, max(0.77, ratio))
+        scales = (0.8, 0.87, 0.93, 1.0, 1.07, 1.15, 1.25)
+        patches = np.stack([_patch(gray, b, self.die_side * k, (0, 0), turn)
+                            for k in scales for b in singles for turn in (-6, 0, 6)])
+        best = (self.refs @ (_normalise_all(patches) @ self.basis).T).max(axis=0)
+        fit = best.reshape(len(scales), -1).reshape(len(scales), len(singles), 3).max(axis=2).mean(axis=1)
+        return self.die_side * scales[int(fit.argmax())]
 
-    def _classify_near(self, gray: np.ndarray, blob: Blob, side: float) -> tuple[str, float, str, float]:
-        """Classify the best of a few nearby boxes: the blob's box is only good to a couple of px and degrees."""
+    def _classify_near(self, gray: np.ndarray, blob: Blob, side: float) -> tuple[str, float, str, float, list[float]]:
+        """Classify the best of a few nearby boxes (the blob's box is only good to a couple of px and degrees);
+        also returns the centre of the face where it was seen best."""
         centre, turn0 = (0.0, 0.0), 0.0
         for step, turn_step, turns in ((3.0, 8.0, (-1, 0, 1)), (1.5, 3.0, (0,)), (0.0, 3.0, (-1, 1))):
             # coarse shifts and turns, then fine shifts, then fine turns, each around the best so far
@@ -199,7 +216,8 @@ class DiceReader:
             scores = self.refs @ (variants @ self.basis).T  # (refs, variants)
             best = int(scores.max(axis=0).argmax())
             centre, turn0 = boxes[best]
-        return self._rank(scores[:, best])
+        seen = [round(blob.center[0] + centre[0], 1), round(blob.center[1] + centre[1], 1)]
+        return (*self._rank(scores[:, best]), seen)
 
     def _rank(self, scores: np.ndarray) -> tuple[str, float, str, float]:
         faces, starts = self._groups()
@@ -236,6 +254,25 @@ def _the_one_die(image: np.ndarray, path: Path) -> Blob:
     if len(inked) > 1 and inked[1][0] > 0.6 * inked[0][0]:
         raise BadInput(f"{path}: expected one die in the photo, found {len(inked)}")
     return inked[0][1]
+
+
+def _offsets(reach: float, step: float) -> np.ndarray:
+    """Evenly spaced offsets from -reach to reach, no further apart than ``step``, 0 among them."""
+    n = int(np.ceil(reach / step))
+    return np.linspace(-reach, reach, 2 * n + 1)
+
+
+def _edge_angle(gray: np.ndarray, centre: tuple[float, float], side: float) -> float:
+    """The turn (degrees, mod 90) of the square whose edges dominate a die-sized window: a die's own outline."""
+    r = int(side * 0.6)
+    x, y = int(centre[0]), int(centre[1])
+    window = gray[max(0, y - r):y + r, max(0, x - r):x + r].astype(np.float32)
+    if window.size < 16:
+        return 0.0
+    gx, gy = cv2.Sobel(window, cv2.CV_32F, 1, 0), cv2.Sobel(window, cv2.CV_32F, 0, 1)
+    weight, phi = gx * gx + gy * gy, np.arctan2(gy, gx)
+    # edges of a square point four ways: average the angle four times over
+    return float(np.rad2deg(np.arctan2((weight * np.sin(4 * phi)).sum(), (weight * np.cos(4 * phi)).sum()) / 4))
 
 
 def _ink(patch: np.ndarray) -> float:
