@@ -16,7 +16,7 @@ bpy is not a project dependency (the package, tests and CI never need it):
     python3.11 -m venv /tmp/bpy && /tmp/bpy/bin/pip install bpy==4.5.4 "opencv-python-headless>=4.8,<4.11"
     /tmp/bpy/bin/python -m bench.render.blender_dice OUT --photos 10 --seed 1 --enroll 4 [--style 0 --colouring black]
 
-About 1 minute per photo on 2 cores (--samples trades noise for time).
+About 1.5 minutes per photo on 2 cores (--samples trades noise for time).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import numpy as np
 
 WORK_SCALE = 0.5     # segment at half resolution: dice stay ~20 px wide
 BG_SCALE = 0.125     # the mat model: dice are ~5 px here, the median window spans several
+DIM = 60             # a photo whose median grey level is below this was taken in a dim room
 MIN_THICKNESS = 10   # work px: a die is ~20 across from 55-75 cm; mat edges and cables are thinner
 
 
@@ -25,6 +26,7 @@ class Blob:
     angle: float
     area: float
     at_border: bool
+    faint: bool = False  # only its pictogram stood out from the mat (a dark die on a dark mat, dim light): box unknown
 
     @property
     def side(self) -> float:
@@ -76,8 +78,10 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
     min_area = 60 if die_side is None else (die_side * WORK_SCALE) ** 2 * 0.35
     # dice fill most of their box, and a heap of them at least a good part of it; mat edges and cables do not
     big = 4 * min_area
-    contours = [c for c in contours if cv2.contourArea(c) >= min_area and _thickness(c) >= MIN_THICKNESS
-                and _fill(c) > (0.4 if cv2.contourArea(c) > big else 0.65)]
+    solid = [c for c in contours if cv2.contourArea(c) >= min_area and _thickness(c) >= MIN_THICKNESS
+             and _fill(c) > (0.4 if cv2.contourArea(c) > big else 0.65)]
+    specks = [c for c in contours if 0.03 * min_area / 0.35 <= cv2.contourArea(c) < min_area and _thickness(c) >= 2]
+    contours = solid
     die_side = die_side or 0.0
     blobs: list[Blob] = []
     expected = (die_side * WORK_SCALE) ** 2
@@ -89,9 +93,34 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
             blobs.append(_blob(contour, w, h))
     if expected:
         blobs = [b for b in blobs if b.area >= 0.35 * die_side ** 2]  # specks; big blobs stay, to be flagged
+        if float(np.median(image[::8, ::8])) < DIM:
+            # in a dim room a dark die on a dark mat may show nothing but its pictogram
+            blobs += _faint_dice(specks, blobs, die_side, w, h)
     markers = marker_outlines(image)
     blobs = [b for b in blobs if not any(cv2.pointPolygonTest(m, b.center, False) >= 0 for m in markers)]
     return blobs, die_side
+
+
+def _faint_dice(specks, blobs: list[Blob], die_side: float, w: int, h: int) -> list[Blob]:
+    """Where only a pictogram shows (its bits close together, away from every solid blob): a die-sized
+    place to search, its box unknown."""
+    s = 1 / WORK_SCALE
+    bits = [(np.array(cv2.minAreaRect(c)[0]) * s, cv2.contourArea(c) * s * s) for c in specks]
+    bits = [(xy, a) for xy, a in bits if all(np.hypot(*(xy - b.center)) > 0.8 * die_side for b in blobs)]
+    groups: list[list[tuple[np.ndarray, float]]] = []
+    for xy, a in bits:
+        home = next((g for g in groups if np.hypot(*(xy - g[0][0])) < 0.7 * die_side), None)
+        (home.append((xy, a)) if home else groups.append([(xy, a)]))
+    faint = []
+    for group in groups:
+        ink = sum(a for _, a in group)
+        if ink < 0.08 * die_side ** 2:
+            continue
+        (cx, cy) = sum(xy * a for xy, a in group) / ink
+        reach = 0.7 * die_side
+        border = cx - reach < 0 or cy - reach < 0 or cx + reach > w * s or cy + reach > h * s
+        faint.append(Blob((float(cx), float(cy)), (1.4 * die_side, 1.4 * die_side), 0.0, die_side ** 2, border, True))
+    return faint
 
 
 def marker_outlines(image: np.ndarray) -> list[np.ndarray]:

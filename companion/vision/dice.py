@@ -31,6 +31,8 @@ MAX_SIDE = 1.15       # a blob this much bigger than an enrolled die may be two 
 MIN_SHARPNESS = 12.0  # Laplacian variance of the patch: below this it is too blurred
 MIN_INK = 10.0        # grey-level spread of a face: below this there is no pictogram, so no die
 SEARCH_STRICTER = 0.05  # a die found by searching inside a blob must clear the bars by this much more
+STRAIGHT_EDGE = 0.6   # edge-direction coherence above which a faint find is a straight edge, not a die
+FLAT_TO_FACE = 1.1    # a die's face, bevel and all, to the flat square its outline shows
 BASIS = 96            # dimensions kept of the 784 of a face patch
 
 
@@ -78,17 +80,26 @@ class DiceReader:
     def enroll(cls, folder: str | Path) -> "DiceReader":
         from ..games.rolling_bones.dice import FACE_IDS  # the face ids only: names, not rules
 
-        found = [(face, image, _the_one_die(image, path))
+        found = [(face, _grey(image), _the_one_die(image, path))
                  for face, path, image in enrollment_photos(folder, FACE_IDS, "face")]
-        # One crop size for every die, enrolled or read: the table camera does not move.
-        side = float(np.median([min(die.size) for _, _, die in found]))
+        # One crop size for every die, enrolled or read: the table camera does not move. A shadow or the
+        # sides a die shows off the camera's axis make its blob longer, seldom both ways: the narrow ones tell.
+        plain = [max(die.size) <= 1.1 * min(die.size) for _, _, die in found]
+        if np.mean(plain) >= 0.7:
+            # dice seen square-on, each blob its top face (the camera right above them, light from above)
+            side = float(np.median([min(die.size) for _, _, die in found]))
+            tops = [die for _, _, die in found]
+        else:
+            # the dice show their sides (off the camera's axis) or cast long shadows: find each top face by
+            # its outline, one size for all (the camera does not move), the pictogram agreeing between photos
+            side, tops = _fitted_tops(found)
         refs, labels = [], []
-        for face, image, die in found:
+        for (face, gray, _), top in zip(found, tops):
             # a few scales for the camera's perspective; shifts and turns are searched when reading
             for scale in (0.95, 1.0, 1.05):
-                patch = _patch(image, die, side * scale)
-                for turn in range(4):
-                    refs.append(_normalise(np.rot90(patch, turn)))
+                patch = _patch(gray, top, side * scale)
+                for quarter in range(4):
+                    refs.append(_normalise(np.rot90(patch, quarter)))
                     labels.append(face)
         stacked = np.stack(refs).astype(np.float32)
         # Correlation in the span of the enrolled faces keeps the ranking and cuts the work ~8x.
@@ -120,6 +131,14 @@ class DiceReader:
         for blob in blobs:
             centre = [round(blob.center[0], 1), round(blob.center[1], 1)]
             why = self._doubt(blob, side)
+            if blob.faint:
+                if _one_straight_edge(gray, blob.center, crop):
+                    continue  # the mat's edge against the table, broken into bits: not a die
+                found = [] if blob.at_border else self._search(gray, blob, crop)
+                dice += found
+                if not found:
+                    unreadable.append({"center": centre, "why": "faint: a die? its face is not clear"})
+                continue
             if why and not blob.at_border:
                 # touching dice, a die showing its sides (off the camera's axis) or a cocked die:
                 # look for clearly seen top faces anywhere in the blob
@@ -138,6 +157,14 @@ class DiceReader:
                 unreadable.append({"center": centre, "why": "blurred"})
                 continue
             face, score, runner_up, margin, seen = self._classify_near(gray, blob, crop)
+            if score < MIN_SCORE or margin < MIN_MARGIN:
+                # the blob's box may be off (a shadow, a neighbour's corner): look around it before giving up
+                grown = Blob(blob.center, (max(blob.size[0], crop) * 1.3, max(blob.size[1], crop) * 1.3), blob.angle,
+                             blob.area, False)
+                found = self._search(gray, grown, crop)
+                if found:
+                    dice += found
+                    continue
             if score < MIN_SCORE:
                 # a face seen flat matches its enrolled pictures closely; a leaning one does not
                 unreadable.append({"center": centre, "why": f"face not clear: cocked or covered? (looks most like {face})"})
@@ -169,7 +196,10 @@ class DiceReader:
         c, s = np.cos(angle), np.sin(angle)
         us, vs = (_offsets(max(0.0, (extent - side) / 2), side / 4) for extent in blob.size)
         spots = [(blob.center[0] + u * c - v * s, blob.center[1] + u * s + v * c) for u in us for v in vs]
-        boxes = [(spot, turn) for spot in spots for turn in {round(blob.angle, 1), round(_edge_angle(gray, spot, side), 1)}]
+        # a faint die's edges do not show: every turn, 10 degrees apart (refined below)
+        turns = (lambda spot: range(0, 90, 10)) if blob.faint else (
+            lambda spot: {round(blob.angle, 1), round(_edge_angle(gray, spot, side), 1)})
+        boxes = [(spot, turn) for spot in spots for turn in turns(spot)]
         patches = np.stack([_patch(gray, Blob(spot, (side, side), turn, side * side, False), side) for spot, turn in boxes])
         coarse = (self.refs @ (_normalise_all(patches) @ self.basis).T).max(axis=0)
         found: list[dict[str, Any]] = []
@@ -179,7 +209,10 @@ class DiceReader:
             (spot, turn) = boxes[k]
             if any(np.hypot(spot[0] - d["center"][0], spot[1] - d["center"][1]) < 0.8 * side for d in found):
                 continue
-            face, score, _, margin, seen = self._classify_near(gray, Blob(spot, (side, side), turn, side * side, False), side)
+            box = Blob(spot, (side, side), turn, side * side, False)
+            if _ink(_patch(gray, box, side)) < MIN_INK:
+                continue  # plain mat or shadow: nothing printed here
+            face, score, _, margin, seen = self._classify_near(gray, box, side)
             if any(np.hypot(seen[0] - d["center"][0], seen[1] - d["center"][1]) < 0.8 * side for d in found):
                 continue
             if score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER:
@@ -246,14 +279,90 @@ def _die_read(face: str, score: float, margin: float, centre: list[float]) -> di
 def _the_one_die(image: np.ndarray, path: Path) -> Blob:
     """The die of an enrollment photo: the square blob with the most pictogram contrast, clearly ahead of any other."""
     blobs, _ = find_blobs(image)
-    square = [b for b in blobs if not b.at_border and b.aspect < MAX_ASPECT]
-    inked = sorted(((_ink(_patch(image, b, min(b.size))), b) for b in square), key=lambda sb: -sb[0])
+    square = [b for b in blobs if not b.at_border and b.aspect < 3.0]  # a shadow or a side may lengthen it
+    gray = _grey(image)
+    # the most pictogram anywhere in the blob (its middle may be the die's shadow)
+    inked = sorted(((max(_ink(_patch(gray, Blob(spot, b.size, turn, 0, False), min(b.size)))
+                         for spot, turn in _windows(gray, b, min(b.size))), b) for b in square), key=lambda sb: -sb[0])
     inked = [(ink, b) for ink, b in inked if ink >= MIN_INK]
     if not inked:
         raise BadInput(f"{path}: no die found in the photo")
     if len(inked) > 1 and inked[1][0] > 0.6 * inked[0][0]:
         raise BadInput(f"{path}: expected one die in the photo, found {len(inked)}")
     return inked[0][1]
+
+
+def _grey(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+
+
+def _windows(gray: np.ndarray, die: Blob, side: float) -> list[tuple[tuple[float, float], float]]:
+    """Die-sized squares over a blob (a grid, each turned as the edges under it say): where its top face may be."""
+    angle = np.deg2rad(die.angle)
+    c, s = np.cos(angle), np.sin(angle)
+    us, vs = (_offsets(max(0.0, (extent - side) / 2), side / 5) for extent in die.size)
+    spots = [(die.center[0] + u * c - v * s, die.center[1] + u * s + v * c) for u in us for v in vs]
+    return [(spot, turn) for spot in spots for turn in {round(die.angle, 1), round(_edge_angle(gray, spot, side), 1)}]
+
+
+def _outline_fits(gray: np.ndarray, die: Blob, sizes) -> list[tuple[float, Blob]]:
+    """Squares inside a blob scored by how strongly the photo's edges run along all four of their sides
+    (a top face's outline: lit top against darker sides or mat), best first."""
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    along = np.linspace(-0.4, 0.4, 17)  # along each side, clear of the rounded corners
+    fits = []
+    for side in sizes:
+        us, vs = (np.arange(-r, r + 0.1, 2.0) for r in (max(0.0, (e - side) / 2) for e in die.size))
+        du, dv = (a.ravel() for a in np.meshgrid(us, vs))
+        a0 = np.deg2rad(die.angle)
+        cx = die.center[0] + du * np.cos(a0) - dv * np.sin(a0)
+        cy = die.center[1] + du * np.sin(a0) + dv * np.cos(a0)
+        for turn in (-6, -3, 0, 3, 6):
+            a = a0 + np.deg2rad(turn)
+            c, s = np.cos(a), np.sin(a)
+            strength = np.zeros(len(cx))
+            for nx, ny in ((c, s), (-c, -s), (-s, c), (s, -c)):
+                px = cx[:, None] + nx * side / 2 - ny * along[None, :] * side
+                py = cy[:, None] + ny * side / 2 + nx * along[None, :] * side
+                xi = np.clip(px.astype(int), 0, g.shape[1] - 1)
+                yi = np.clip(py.astype(int), 0, g.shape[0] - 1)
+                strength += np.abs(gx[yi, xi] * nx + gy[yi, xi] * ny).mean(axis=1)
+            fits += [(float(v), Blob((float(x), float(y)), (side, side), die.angle + turn, side * side, False))
+                     for v, x, y in zip(strength, cx, cy)]
+    fits.sort(key=lambda f: -f[0])
+    return fits
+
+
+def _fitted_tops(found: list[tuple[str, np.ndarray, Blob]]) -> tuple[float, list[Blob]]:
+    """The die size and each enrollment photo's top face, for dice whose blobs are more than their top face."""
+    sizes = [_outline_fits(gray, die, min(die.size) * np.arange(0.65, 1.06, 0.05))[0][1].size[0]
+             for _, gray, die in found]
+    face_side = float(np.median(sizes))
+    # several well-fitting squares per photo (distinct places); the pictogram picks among them
+    options = []
+    for _, gray, die in found:
+        kept: list[Blob] = []
+        for _, square in _outline_fits(gray, die, [face_side]):
+            if all(np.hypot(square.center[0] - k.center[0], square.center[1] - k.center[1]) > 3 for k in kept):
+                kept.append(square)
+            if len(kept) == 6:
+                break
+        options.append(kept)
+    side = face_side * FLAT_TO_FACE
+    vectors = [_normalise_all(np.stack([_patch(gray, w, side) for w in windows]))
+               for (_, gray, _), windows in zip(found, options)]
+    turned = [[np.rot90(v.reshape(-1, PATCH, PATCH), q, axes=(1, 2)).reshape(len(v), -1) for q in range(4)]
+              for v in vectors]
+    tops = []
+    for i, (face, _, _) in enumerate(found):
+        agreement = np.zeros(len(vectors[i]))
+        for j, (other, _, _) in enumerate(found):
+            if j != i and other == face:
+                agreement += np.max([(vectors[i] @ t.T).max(axis=1) for t in turned[j]], axis=0)
+        tops.append(Blob(options[i][int(agreement.argmax())].center, (side, side), options[i][int(agreement.argmax())].angle,
+                         side * side, False))
+    return side, tops
 
 
 def _offsets(reach: float, step: float) -> np.ndarray:
@@ -273,6 +382,20 @@ def _edge_angle(gray: np.ndarray, centre: tuple[float, float], side: float) -> f
     weight, phi = gx * gx + gy * gy, np.arctan2(gy, gx)
     # edges of a square point four ways: average the angle four times over
     return float(np.rad2deg(np.arctan2((weight * np.sin(4 * phi)).sum(), (weight * np.cos(4 * phi)).sum()) / 4))
+
+
+def _one_straight_edge(gray: np.ndarray, centre: tuple[float, float], side: float) -> bool:
+    """Is the neighbourhood's contrast one straight line running through it (a mat's edge), not a pictogram?
+    Judged by how much the edges there agree in direction (the structure tensor's coherence)."""
+    r = int(side * 1.25)
+    x, y = int(centre[0]), int(centre[1])
+    window = gray[max(0, y - r):y + r, max(0, x - r):x + r].astype(np.float32)
+    if window.size < 16:
+        return False
+    gx, gy = cv2.Sobel(window, cv2.CV_32F, 1, 0), cv2.Sobel(window, cv2.CV_32F, 0, 1)
+    jxx, jyy, jxy = float((gx * gx).sum()), float((gy * gy).sum()), float((gx * gy).sum())
+    coherence = np.hypot(jxx - jyy, 2 * jxy) / max(jxx + jyy, 1e-6)
+    return coherence > STRAIGHT_EDGE
 
 
 def _ink(patch: np.ndarray) -> float:

@@ -12,6 +12,7 @@ from companion.errors import BadInput, DeviceError
 from companion.vision.dice import DiceReader, annotate_reading
 
 DEV = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice" / "dev"
+BLENDER = DEV.parent / "blender"  # physically based renders: dice show their sides, cast shadows
 NEAR = 20  # px: a reading this close to a true centre is that die
 
 
@@ -30,7 +31,8 @@ def near(reading_list, centre):
     return [d for d in reading_list if abs(d["center"][0] - centre[0]) + abs(d["center"][1] - centre[1]) < NEAR]
 
 
-@pytest.mark.parametrize("scene", ["scene-00200", "scene-00201", "scene-00205", "scene-00207"])
+# plain, touching clusters, side light, blur, and a dim photo where dark dice on a dark mat show only their pictograms
+@pytest.mark.parametrize("scene", ["scene-00200", "scene-00201", "scene-00203", "scene-00205", "scene-00207", "scene-00208"])
 def test_photos_against_ground_truth(reader, scene):
     image = cv2.imread(str(DEV / f"{scene}.jpg"))
     truth = json.loads((DEV / f"{scene}.json").read_text())["dice"]
@@ -45,10 +47,29 @@ def test_photos_against_ground_truth(reader, scene):
             assert found[0]["face"] == die["face"], f"misread {die['face']} as {found[0]['face']}"
             assert found[0]["kind"] == die["kind"]
             read_right += 1
-    assert read_right >= 0.6 * len(level)  # the rest abstain, never guess
+    assert read_right >= 0.9 * len(level)  # the rest abstain, never guess
     for read in reading["dice"]:
         assert near(truth, read["center"]), f"a die read where there is none: {read}"
         assert 0 < read["confidence"] <= 1
+
+
+def test_enrollment_finds_the_top_face_in_photos_with_shadows_and_sides(tmp_path, monkeypatch):
+    """Off the camera's axis a die shows its sides and its shadow joins its blob: the die size learned
+    must still be the top face's (checked against the renders' true top-face corners)."""
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path))
+    reader = DiceReader.enroll(BLENDER / "enroll")
+    sides = [np.linalg.norm(np.subtract(d["corners"][1], d["corners"][0]))
+             for path in BLENDER.glob("scene-*.json") for d in json.loads(path.read_text())["dice"] if not d["cocked"]]
+    assert 0.9 * np.median(sides) < reader.die_side < 1.1 * np.median(sides)
+
+
+def test_a_die_touching_others_is_read_where_its_face_is(reader):
+    """A read die's centre is its face's centre, not the middle of the blob it touches others in."""
+    truth = json.loads((DEV / "scene-00203.json").read_text())["dice"]
+    reading = reader.read(cv2.imread(str(DEV / "scene-00203.jpg")))
+    for read in reading["dice"]:
+        die = min(truth, key=lambda d: np.hypot(*np.subtract(d["center"], read["center"])))
+        assert np.hypot(*np.subtract(die["center"], read["center"])) < 8
 
 
 def test_every_unreadable_die_says_where_and_why(reader):
