@@ -11,7 +11,7 @@ than an abstention.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ MIN_INK = 10.0        # grey-level spread of a face: below this there is no pict
 SEARCH_STRICTER = 0.05  # a die found by searching inside a blob must clear the bars by this much more
 STRAIGHT_EDGE = 0.6   # edge-direction coherence above which a faint find is a straight edge, not a die
 FLAT_TO_FACE = 1.1    # a die's face, bevel and all, to the flat square its outline shows
+REF_SCALES = (0.95, 1.0, 1.05)  # enrolled faces a little nearer and farther: the camera's perspective
 BASIS = 96            # dimensions kept of the 784 of a face patch
 
 
@@ -73,6 +74,8 @@ class DiceReader:
     labels: list[str]       # face id per row
     die_side: float         # px across a die's top face, as enrolled
     basis: np.ndarray       # (PATCH*PATCH, k): the main directions of the enrolled faces (speed: k << 784)
+    # per face: the best any other face's enrollment photo scored against it; a reading must beat it
+    ceilings: dict[str, float] = field(default_factory=dict)
 
     # -- enrollment ---------------------------------------------------------------------------
 
@@ -96,7 +99,7 @@ class DiceReader:
         refs, labels = [], []
         for (face, gray, _), top in zip(found, tops):
             # a few scales for the camera's perspective; shifts and turns are searched when reading
-            for scale in (0.95, 1.0, 1.05):
+            for scale in REF_SCALES:
                 patch = _patch(gray, top, side * scale)
                 for quarter in range(4):
                     refs.append(_normalise(np.rot90(patch, quarter)))
@@ -105,18 +108,23 @@ class DiceReader:
         # Correlation in the span of the enrolled faces keeps the ranking and cuts the work ~8x.
         _, _, vt = np.linalg.svd(stacked, full_matrices=False)
         basis = np.ascontiguousarray(vt[:BASIS].T)
-        return cls(stacked @ basis, labels, side, basis)
+        projected = stacked @ basis
+        ceilings = _ceilings(projected, labels, len(REF_SCALES) * 4, REF_SCALES.index(1.0) * 4)
+        return cls(projected, labels, side, basis, ceilings)
 
     def save(self, name: str) -> Path:
         return save_set("dice", name, {"refs": self.refs, "labels": np.array(self.labels), "die_side": self.die_side,
-                                       "basis": self.basis},
+                                       "basis": self.basis, "ceiling_faces": np.array(list(self.ceilings)),
+                                       "ceilings": np.array(list(self.ceilings.values()), np.float32)},
                         {"faces": sorted(set(self.labels)), "references": len(self.labels),
                          "die_side_px": round(self.die_side, 1), "patch": PATCH})
 
     @classmethod
     def load(cls, name: str) -> "DiceReader":
         data = load_set("dice", name, "dice")
-        return cls(data["refs"], [str(x) for x in data["labels"]], float(data["die_side"]), data["basis"])
+        # sets saved before ceilings were kept read as before (no ceiling)
+        ceilings = dict(zip((str(f) for f in data.get("ceiling_faces", [])), map(float, data.get("ceilings", []))))
+        return cls(data["refs"], [str(x) for x in data["labels"]], float(data["die_side"]), data["basis"], ceilings)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -256,7 +264,10 @@ class DiceReader:
         faces, starts = self._groups()
         best = np.maximum.reduceat(scores[self._order], starts)  # each face's best reference
         first, second = np.argsort(best)[::-1][:2]
-        return faces[first], float(best[first]), faces[second], float(best[first] - best[second])
+        margin = float(best[first] - best[second])
+        if best[first] < self.ceilings.get(faces[first], -1.0):
+            margin = 0.0  # no better than another face's photo once looked like this face: too close to call
+        return faces[first], float(best[first]), faces[second], margin
 
     def _groups(self) -> tuple[list[str], np.ndarray]:
         """References grouped by face (computed once): the order to read scores in, and where each face starts."""
@@ -303,6 +314,17 @@ def _windows(gray: np.ndarray, die: Blob, side: float) -> list[tuple[tuple[float
     us, vs = (_offsets(max(0.0, (extent - side) / 2), side / 5) for extent in die.size)
     spots = [(die.center[0] + u * c - v * s, die.center[1] + u * s + v * c) for u in us for v in vs]
     return [(spot, turn) for spot in spots for turn in {round(die.angle, 1), round(_edge_angle(gray, spot, side), 1)}]
+
+
+def _ceilings(refs: np.ndarray, labels: list[str], per_photo: int, as_taken: int) -> dict[str, float]:
+    """Per face, the best score any other face's enrollment photo reached against it: a reading of that face
+    must beat it (a die that looks no more like the face than another face's photo once did is not read)."""
+    faces = labels[::per_photo]
+    scores = refs[as_taken::per_photo] @ refs.T  # each photo at scale 1, as it lies, against every reference
+    by_photo = scores.reshape(len(faces), len(faces), per_photo).max(axis=2)  # photo x photo
+    other = np.array([[a != b for b in faces] for a in faces])
+    return {face: float(np.where(other, by_photo, -1.0)[:, [j for j, f in enumerate(faces) if f == face]].max())
+            for face in dict.fromkeys(faces)}
 
 
 def _outline_fits(gray: np.ndarray, die: Blob, sizes) -> list[tuple[float, Blob]]:

@@ -183,3 +183,24 @@ def test_an_unplugged_camera_is_reported_and_picked_up_again(tmp_path):
     assert camera.ok and changes == [True, False, True]
     assert camera.capture().shape == (20, 20, 3)
     camera.close()
+
+
+def test_a_face_is_read_only_past_what_other_faces_enrolled_photos_reached(reader):
+    """Each face's ceiling (the best any other face's enrollment photo scored against it) is kept with the
+    set; a die that does not beat it is not read as that face."""
+    assert set(reader.ceilings) == set(reader.labels) and all(-1 <= c <= 1 for c in reader.ceilings.values())
+    image = cv2.imread(str(DEV / "scene-00200.jpg"))
+    truth = json.loads((DEV / "scene-00200.json").read_text())["dice"]
+    die = next(d for d in truth if not d["cocked"])
+    face = die["face"]
+    before = [d for d in reader.read(image)["dice"] if d["face"] == face]
+    saved = dict(reader.ceilings)
+    try:
+        reader.ceilings[face] = 1.01  # nothing can beat it
+        after = reader.read(image)
+    finally:
+        reader.ceilings.clear()
+        reader.ceilings.update(saved)
+    assert before and not [d for d in after["dice"] if d["face"] == face]
+    assert not near(after["dice"], die["center"])  # nor read as anything else
+    assert [u for u in after["unreadable"] if np.hypot(*np.subtract(u["center"], die["center"])) < 40]
