@@ -109,7 +109,8 @@ class DiceReader:
         _, _, vt = np.linalg.svd(stacked, full_matrices=False)
         basis = np.ascontiguousarray(vt[:BASIS].T)
         projected = stacked @ basis
-        ceilings = _ceilings(projected, labels, len(REF_SCALES) * 4, REF_SCALES.index(1.0) * 4)
+        photos = [(gray, top) for (_, gray, _), top in zip(found, tops)]
+        ceilings = _ceilings(_photo_scores(photos, side, projected, basis), [face for face, _, _ in found])
         return cls(projected, labels, side, basis, ceilings)
 
     def save(self, name: str) -> Path:
@@ -316,12 +317,19 @@ def _windows(gray: np.ndarray, die: Blob, side: float) -> list[tuple[tuple[float
     return [(spot, turn) for spot in spots for turn in {round(die.angle, 1), round(_edge_angle(gray, spot, side), 1)}]
 
 
-def _ceilings(refs: np.ndarray, labels: list[str], per_photo: int, as_taken: int) -> dict[str, float]:
+def _photo_scores(photos: list[tuple[np.ndarray, Blob]], side: float, refs: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    """[i, j]: how well enrollment photo i, seen as the reader would (a few shifts and turns around its
+    face), matches any reference made from photo j (refs are stacked photo by photo)."""
+    probes = np.stack([(_normalise_all(np.stack([_patch(gray, top, side, (dx, dy), turn) for dx in (-2, 0, 2)
+                                                 for dy in (-2, 0, 2) for turn in (-4, 0, 4)])) @ basis).T
+                       for gray, top in photos])  # (photos, k, probes)
+    best = np.einsum("rk,pkq->prq", refs, probes).max(axis=2)  # (photos, refs)
+    return best.reshape(len(photos), len(photos), -1).max(axis=2)
+
+
+def _ceilings(by_photo: np.ndarray, faces: list[str]) -> dict[str, float]:
     """Per face, the best score any other face's enrollment photo reached against it: a reading of that face
     must beat it (a die that looks no more like the face than another face's photo once did is not read)."""
-    faces = labels[::per_photo]
-    scores = refs[as_taken::per_photo] @ refs.T  # each photo at scale 1, as it lies, against every reference
-    by_photo = scores.reshape(len(faces), len(faces), per_photo).max(axis=2)  # photo x photo
     other = np.array([[a != b for b in faces] for a in faces])
     return {face: float(np.where(other, by_photo, -1.0)[:, [j for j, f in enumerate(faces) if f == face]].max())
             for face in dict.fromkeys(faces)}
