@@ -199,8 +199,8 @@ class DiceReader:
         is scored (at the blob's angle and at the angle its own edges give); the best is refined and
         kept if it clears bars stricter than a lone die's, and its neighbourhood is ruled out; repeat.
         A face that is not clearly seen is not read."""
-        if max(blob.size) > 4.5 * side:
-            return []  # a heap: too many ways to be wrong
+        if max(blob.size) > 4.5 * side or min(blob.size) < 0.6 * side:
+            return []  # a heap (too many ways to be wrong), or a strip too thin to hold a die (an edge)
         angle = np.deg2rad(blob.angle)
         c, s = np.cos(angle), np.sin(angle)
         us, vs = (_offsets(max(0.0, (extent - side) / 2), side / 4) for extent in blob.size)
@@ -224,7 +224,8 @@ class DiceReader:
             face, score, _, margin, seen = self._classify_near(gray, box, side)
             if any(np.hypot(seen[0] - d["center"][0], seen[1] - d["center"][1]) < 0.8 * side for d in found):
                 continue
-            if score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER:
+            if (score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER
+                    and not _one_straight_edge(gray, seen, side)):  # a mat's edge, however like a bone it looks
                 found.append(_die_read(face, score, margin, seen))
         return found
 
@@ -422,6 +423,7 @@ def _one_straight_edge(gray: np.ndarray, centre: tuple[float, float], side: floa
     window = gray[max(0, y - r):y + r, max(0, x - r):x + r].astype(np.float32)
     if window.size < 16:
         return False
+    window = cv2.GaussianBlur(window, (0, 0), 2.0)  # sensor noise points every way and would hide the line
     gx, gy = cv2.Sobel(window, cv2.CV_32F, 1, 0), cv2.Sobel(window, cv2.CV_32F, 0, 1)
     jxx, jyy, jxy = float((gx * gx).sum()), float((gy * gy).sum()), float((gx * gy).sum())
     coherence = np.hypot(jxx - jyy, 2 * jxy) / max(jxx + jyy, 1e-6)
