@@ -110,8 +110,12 @@ class DiceReader:
         basis = np.ascontiguousarray(vt[:BASIS].T)
         projected = stacked @ basis
         photos = [(gray, top) for (_, gray, _), top in zip(found, tops)]
-        ceilings = _ceilings(_photo_scores(photos, side, projected, basis), [face for face, _, _ in found])
-        return cls(projected, labels, side, basis, ceilings)
+        faces = [face for face, _, _ in found]
+        by_photo = _photo_scores(photos, side, projected, basis)
+        keep = _not_thieves(by_photo, faces)  # then each face's ceiling: what another face's photo reached
+        rows = np.repeat(keep, len(labels) // len(found))
+        ceilings = _ceilings(by_photo[np.ix_(keep, keep)], [f for f, k in zip(faces, keep) if k])
+        return cls(projected[rows], [label for label, k in zip(labels, rows) if k], side, basis, ceilings)
 
     def save(self, name: str) -> Path:
         return save_set("dice", name, {"refs": self.refs, "labels": np.array(self.labels), "die_side": self.die_side,
@@ -326,6 +330,24 @@ def _photo_scores(photos: list[tuple[np.ndarray, Blob]], side: float, refs: np.n
                        for gray, top in photos])  # (photos, k, probes)
     best = np.einsum("rk,pkq->prq", refs, probes).max(axis=2)  # (photos, refs)
     return best.reshape(len(photos), len(photos), -1).max(axis=2)
+
+
+def _not_thieves(by_photo: np.ndarray, faces: list[str]) -> np.ndarray:
+    """Enrollment photos to learn from: not one that other faces' photos match better than they match their
+    own face's photos, for two or more of them (its face was not found in it: all edges and sides, it looks
+    like anything). Each face keeps at least its least troublesome photo."""
+    scores = by_photo.copy()
+    np.fill_diagonal(scores, -1.0)
+    same = np.array([[a == b for b in faces] for a in faces])
+    own = np.where(same, scores, -1.0).max(axis=1)
+    # photo j beats i's own face, for how many i (a face with one photo has no own face to beat)
+    steals = ((scores > own[:, None]) & ~same & (own[:, None] > -1.0)).sum(axis=0)
+    keep = steals < 2  # once may be a near-twin face; more often, the photo is the trouble
+    for face in set(faces):
+        mine = [i for i, f in enumerate(faces) if f == face]
+        if not keep[mine].any():
+            keep[min(mine, key=lambda i: steals[i])] = True
+    return keep
 
 
 def _ceilings(by_photo: np.ndarray, faces: list[str]) -> dict[str, float]:

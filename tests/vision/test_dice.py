@@ -216,3 +216,20 @@ def test_nothing_but_dice_is_read_in_physically_based_photos(tmp_path, monkeypat
         for read in reader.read(cv2.imread(str(path)))["dice"]:
             nearest = min(np.hypot(*np.subtract(d["center"], read["center"])) for d in truth)
             assert nearest < 0.6 * reader.die_side, f"{path.name}: {read} is not on a die"
+
+
+def test_an_enrollment_photo_that_looks_like_every_face_is_not_learned_from():
+    from companion.vision.dice import _not_thieves
+
+    faces = ["skull", "skull", "hat", "hat", "spine", "spine"]
+    # photo i's best score against photo j; the fifth photo (a spine whose face was not found: all edges)
+    # matches a skull and a hat photo better than their own face's other photo does
+    scores = np.array([[1.0, 0.9, 0.3, 0.3, 0.95, 0.2],
+                       [0.9, 1.0, 0.3, 0.3, 0.5, 0.2],
+                       [0.3, 0.3, 1.0, 0.8, 0.85, 0.2],
+                       [0.3, 0.3, 0.8, 1.0, 0.5, 0.2],
+                       [0.6, 0.6, 0.6, 0.6, 1.0, 0.4],
+                       [0.2, 0.2, 0.2, 0.2, 0.4, 1.0]])
+    assert _not_thieves(scores, faces).tolist() == [True, True, True, True, False, True]
+    # a face never loses its last photo, however troublesome
+    assert _not_thieves(scores, faces[:4] + ["spine", "pelvis"]).tolist() == [True, True, True, True, True, True]
