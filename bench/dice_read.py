@@ -1,7 +1,7 @@
 """Dice reader accuracy and speed on the rendered photo sets, next to a template-matching baseline.
 
-For each set (dev: tuned on; held-out: other art and colouring, never looked at
-while tuning; blender: physically based renders, measured only) it enrolls from the set's enroll/ folder, reads every photo and
+For each set (dev: tuned on; held-out: other art and colouring, held out until
+session 3; blender: physically based renders, the safeguards were developed on it) it enrolls from the set's enroll/ folder, reads every photo and
 prints: per-die accuracy on non-cocked dice, misread rate (a wrong face
 reported as read), abstention rate, share of photos read perfectly, and the
 median ms per photo on one core. The baseline, in the same run, matches each
