@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-import statistics
+import os
+
+# One core means one thread too: numpy's BLAS reads these when it loads (a bench imports this module
+# before numpy), and a pool of threads pinned to one core only fights over it.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import statistics  # noqa: E402
 import time
 from typing import Callable
 
@@ -19,7 +26,11 @@ def median_ms(fn: Callable[[], object], repeats: int) -> float:
 
 def pin_one_core() -> None:
     """Measure on one core, as the targets say (Linux only; elsewhere a no-op)."""
-    import os
-
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    try:
+        import cv2
+
+        cv2.setNumThreads(1)
+    except ImportError:
+        pass

@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import pin_one_core  # noqa: E402  (before numpy: it sets one BLAS thread)
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from bench.common import pin_one_core  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "dice"
 MATCH_PX = 20  # a reading within this many px of a true centre is that die

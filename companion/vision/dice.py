@@ -64,6 +64,29 @@ def _normalise_all(patches: np.ndarray) -> np.ndarray:
     return p.reshape(len(p), -1) / np.maximum(norms, 1e-6)[:, None]
 
 
+def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, side: float, reach: int,
+                   step: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Normalised patches of a die-sized box at every shift up to ``reach`` patch px (``step`` apart), from one
+    warp of a larger window (each patch cut and warped alone costs ~20x more), and each one's centre in the photo."""
+    size = PATCH + 2 * reach
+    per_px = side * INNER / PATCH  # photo px per patch px
+    a = np.deg2rad(angle)
+    c, s = np.cos(a), np.sin(a)
+    # patch (u, v) -> photo: centre + (u - size/2) * per_px * (c, s) + (v - size/2) * per_px * (-s, c)
+    forward = np.float32([[c * per_px, -s * per_px, centre[0] - size / 2 * per_px * (c - s)],
+                          [s * per_px, c * per_px, centre[1] - size / 2 * per_px * (s + c)]])
+    window = cv2.warpAffine(gray, forward, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    window = cv2.GaussianBlur(window.astype(np.float32), (3, 3), 0.7)
+    offsets = np.arange(0, 2 * reach + 1, step)
+    views = np.lib.stride_tricks.sliding_window_view(window, (PATCH, PATCH))[offsets][:, offsets]
+    p = views.reshape(-1, PATCH * PATCH)
+    p = p - p.mean(axis=1, keepdims=True)
+    p /= np.maximum(np.linalg.norm(p, axis=1), 1e-6)[:, None]
+    dv, du = (g.ravel() - reach for g in np.meshgrid(offsets, offsets, indexing="ij"))
+    centres = np.stack([centre[0] + (du * c - dv * s) * per_px, centre[1] + (du * s + dv * c) * per_px], axis=1)
+    return p, centres
+
+
 def _sharpness(patch: np.ndarray) -> float:
     return float(cv2.Laplacian(patch, cv2.CV_32F).var())
 
@@ -91,16 +114,17 @@ class DiceReader:
         if np.mean(plain) >= 0.7:
             # dice seen square-on, each blob its top face (the camera right above them, light from above)
             side = float(np.median([min(die.size) for _, _, die in found]))
-            tops = [die for _, _, die in found]
+            tops = [Blob(die.center, (side, side), die.angle, die.area, False) for _, _, die in found]
         else:
             # the dice show their sides (off the camera's axis) or cast long shadows: find each top face by
             # its outline, one size for all (the camera does not move), the pictogram agreeing between photos
             side, tops = _fitted_tops(found)
+            tops = _agreeing_tops([gray for _, gray, _ in found], [face for face, _, _ in found], tops)
         refs, labels = [], []
         for (face, gray, _), top in zip(found, tops):
             # a few scales for the camera's perspective; shifts and turns are searched when reading
             for scale in REF_SCALES:
-                patch = _patch(gray, top, side * scale)
+                patch = _patch(gray, top, top.size[0] * scale)
                 for quarter in range(4):
                     refs.append(_normalise(np.rot90(patch, quarter)))
                     labels.append(face)
@@ -111,7 +135,7 @@ class DiceReader:
         projected = stacked @ basis
         photos = [(gray, top) for (_, gray, _), top in zip(found, tops)]
         faces = [face for face, _, _ in found]
-        by_photo = _photo_scores(photos, side, projected, basis)
+        by_photo = _photo_scores(photos, projected, basis)
         keep = _not_thieves(by_photo, faces)  # then each face's ceiling: what another face's photo reached
         rows = np.repeat(keep, len(labels) // len(found))
         ceilings = _ceilings(by_photo[np.ix_(keep, keep)], [f for f, k in zip(faces, keep) if k])
@@ -228,24 +252,60 @@ class DiceReader:
             face, score, _, margin, seen = self._classify_near(gray, box, side)
             if any(np.hypot(seen[0] - d["center"][0], seen[1] - d["center"][1]) < 0.8 * side for d in found):
                 continue
-            if (score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER
-                    and not _one_straight_edge(gray, seen, side)):  # a mat's edge, however like a bone it looks
+            if score < MIN_SCORE + SEARCH_STRICTER or _one_straight_edge(gray, seen, side):
+                continue  # not clear, or a mat's edge (however like a bone it looks)
+            best, turned, near = self._best_pose(gray, seen, side)
+            if best != face:  # a better match a few px or degrees away: judge the die there
+                face, score, _, margin, seen = self._classify_near(gray, Blob(near, (side, side), turned, 0, False), side)
+                if face != best:
+                    continue
+            if score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER:
                 found.append(_die_read(face, score, margin, seen))
         return found
 
+    def _best_pose(self, gray: np.ndarray, centre: list[float], side: float) -> tuple[str, float, tuple[float, float]]:
+        """The face that matches best anywhere within a few px and at any turn of ``centre``, its turn and
+        where. A search refines a die's box for the face it first looked like and may stop where a mirror-image
+        face matches (a left hand a few px off looks like a right hand), with a margin there that looks safe."""
+        found = [(_shifted_faces(gray, tuple(centre), turn, side, 4, 2), turn) for turn in range(0, 90, 10)]
+        scores = self.refs @ (np.concatenate([v for (v, _), _ in found]) @ self.basis).T
+        best = int(scores.max(axis=0).argmax())
+        per_turn = len(found[0][0][1])
+        (_, centres), turn = found[best // per_turn]
+        return self.labels[int(scores[:, best].argmax())], float(turn), tuple(map(float, centres[best % per_turn]))
+
     def _crop_side(self, gray: np.ndarray, blobs: list[Blob]) -> float:
-        """The die size in this photo: the enrolled one, unless the photo's own plain dice match the enrolled
-        faces better at another size (a moved camera). Judged by the faces, not by the blobs' sizes, which
-        a shadow or a die's visible sides make bigger."""
-        singles = [b for b in blobs if b.aspect < 1.3 and not b.at_border
-                   and 0.6 * self.die_side < max(b.size) < 1.6 * self.die_side][:6]
+        """The die size in this photo: the size at which the photo's own dice match the enrolled faces best
+        (the camera may be nearer or farther than at enrollment). Judged by the faces, each looked for around
+        its blob (a shadow or a die's visible sides put the face off the blob's centre), not by the blobs'
+        sizes, which shadows and sides make bigger."""
+        singles = [b for b in blobs if not b.at_border and not b.faint
+                   and 0.6 * self.die_side < min(b.size) and max(b.size) < 1.6 * self.die_side]
+        singles = sorted(singles, key=lambda b: b.aspect)[:6]
         if len(singles) < 3:
             return self.die_side
-        scales = (0.8, 0.87, 0.93, 1.0, 1.07, 1.15, 1.25)
-        patches = np.stack([_patch(gray, b, self.die_side * k, (0, 0), turn)
-                            for k in scales for b in singles for turn in (-6, 0, 6)])
-        best = (self.refs @ (_normalise_all(patches) @ self.basis).T).max(axis=0)
-        fit = best.reshape(len(scales), -1).reshape(len(scales), len(singles), 3).max(axis=2).mean(axis=1)
+        scales = (0.75, 0.8, 0.87, 0.93, 1.0, 1.07, 1.15, 1.25, 1.33)
+        fits = []
+        for b in singles:
+            # where the face is in the blob, at the enrolled size; then how well it matches at each size there
+            reach = int(np.clip((max(b.size) - min(b.size) / 2) / 2, 3, 12))
+            best, where, refs = -1.0, (b.center, b.angle), self.refs
+            for turn in (-5, 0, 5):
+                vectors, centres = _shifted_faces(gray, b.center, b.angle + turn, self.die_side, reach, 3)
+                scores = self.refs @ (vectors @ self.basis).T
+                if scores.max() > best:
+                    k = np.unravel_index(int(scores.argmax()), scores.shape)
+                    best, where = float(scores[k]), (tuple(centres[k[1]]), b.angle + turn)
+                    # sizes are compared on the references of the face it looks most like (speed)
+                    refs = self.refs[np.array(self.labels) == self.labels[k[0]]]
+            one = np.array([(refs @ (_shifted_faces(gray, where[0], where[1], self.die_side * k, 2)[0] @ self.basis).T).max()
+                            for k in scales])
+            fits.append(one)
+        # a die seen clearly matches at its size and not at others; a blurred, leaning or crowded one matches
+        # weakly at every size (and a little better smaller, where less of its surroundings is in view)
+        fits = np.array(fits)
+        clear = fits.max(axis=1) >= np.sort(fits.max(axis=1))[-3:].min()
+        fit = fits[clear].sum(axis=0)
         return self.die_side * scales[int(fit.argmax())]
 
     def _classify_near(self, gray: np.ndarray, blob: Blob, side: float) -> tuple[str, float, str, float, list[float]]:
@@ -322,10 +382,10 @@ def _windows(gray: np.ndarray, die: Blob, side: float) -> list[tuple[tuple[float
     return [(spot, turn) for spot in spots for turn in {round(die.angle, 1), round(_edge_angle(gray, spot, side), 1)}]
 
 
-def _photo_scores(photos: list[tuple[np.ndarray, Blob]], side: float, refs: np.ndarray, basis: np.ndarray) -> np.ndarray:
+def _photo_scores(photos: list[tuple[np.ndarray, Blob]], refs: np.ndarray, basis: np.ndarray) -> np.ndarray:
     """[i, j]: how well enrollment photo i, seen as the reader would (a few shifts and turns around its
     face), matches any reference made from photo j (refs are stacked photo by photo)."""
-    probes = np.stack([(_normalise_all(np.stack([_patch(gray, top, side, (dx, dy), turn) for dx in (-2, 0, 2)
+    probes = np.stack([(_normalise_all(np.stack([_patch(gray, top, top.size[0], (dx, dy), turn) for dx in (-2, 0, 2)
                                                  for dy in (-2, 0, 2) for turn in (-4, 0, 4)])) @ basis).T
                        for gray, top in photos])  # (photos, k, probes)
     best = np.einsum("rk,pkq->prq", refs, probes).max(axis=2)  # (photos, refs)
@@ -374,13 +434,16 @@ def _outline_fits(gray: np.ndarray, die: Blob, sizes) -> list[tuple[float, Blob]
         for turn in (-6, -3, 0, 3, 6):
             a = a0 + np.deg2rad(turn)
             c, s = np.cos(a), np.sin(a)
-            strength = np.zeros(len(cx))
+            strength = np.full(len(cx), np.inf)
             for nx, ny in ((c, s), (-c, -s), (-s, c), (s, -c)):
                 px = cx[:, None] + nx * side / 2 - ny * along[None, :] * side
                 py = cy[:, None] + ny * side / 2 + nx * along[None, :] * side
                 xi = np.clip(px.astype(int), 0, g.shape[1] - 1)
                 yi = np.clip(py.astype(int), 0, g.shape[0] - 1)
-                strength += np.abs(gx[yi, xi] * nx + gy[yi, xi] * ny).mean(axis=1)
+                # an outline runs the whole length of every side: a side's weak quarter and the weakest side
+                # count (a pictogram's strokes are strong in places, and a neighbour's edge along one side only)
+                along_side = np.percentile(np.abs(gx[yi, xi] * nx + gy[yi, xi] * ny), 25, axis=1)
+                strength = np.minimum(strength, along_side)
             fits += [(float(v), Blob((float(x), float(y)), (side, side), die.angle + turn, side * side, False))
                      for v, x, y in zip(strength, cx, cy)]
     fits.sort(key=lambda f: -f[0])
@@ -388,23 +451,22 @@ def _outline_fits(gray: np.ndarray, die: Blob, sizes) -> list[tuple[float, Blob]
 
 
 def _fitted_tops(found: list[tuple[str, np.ndarray, Blob]]) -> tuple[float, list[Blob]]:
-    """The die size and each enrollment photo's top face, for dice whose blobs are more than their top face."""
+    """The die size and each enrollment photo's top face (its own size: the camera may have been nearer or
+    farther for each photo), for dice whose blobs are more than their top face."""
     sizes = [_outline_fits(gray, die, min(die.size) * np.arange(0.65, 1.06, 0.05))[0][1].size[0]
              for _, gray, die in found]
-    face_side = float(np.median(sizes))
     # several well-fitting squares per photo (distinct places); the pictogram picks among them
     options = []
-    for _, gray, die in found:
+    for (_, gray, die), size in zip(found, sizes):
         kept: list[Blob] = []
-        for _, square in _outline_fits(gray, die, [face_side]):
+        for _, square in _outline_fits(gray, die, [size]):
             if all(np.hypot(square.center[0] - k.center[0], square.center[1] - k.center[1]) > 3 for k in kept):
                 kept.append(square)
             if len(kept) == 6:
                 break
         options.append(kept)
-    side = face_side * FLAT_TO_FACE
-    vectors = [_normalise_all(np.stack([_patch(gray, w, side) for w in windows]))
-               for (_, gray, _), windows in zip(found, options)]
+    vectors = [_normalise_all(np.stack([_patch(gray, w, size * FLAT_TO_FACE) for w in windows]))
+               for (_, gray, _), windows, size in zip(found, options, sizes)]
     turned = [[np.rot90(v.reshape(-1, PATCH, PATCH), q, axes=(1, 2)).reshape(len(v), -1) for q in range(4)]
               for v in vectors]
     tops = []
@@ -413,9 +475,39 @@ def _fitted_tops(found: list[tuple[str, np.ndarray, Blob]]) -> tuple[float, list
         for j, (other, _, _) in enumerate(found):
             if j != i and other == face:
                 agreement += np.max([(vectors[i] @ t.T).max(axis=1) for t in turned[j]], axis=0)
-        tops.append(Blob(options[i][int(agreement.argmax())].center, (side, side), options[i][int(agreement.argmax())].angle,
-                         side * side, False))
-    return side, tops
+        best, side = options[i][int(agreement.argmax())], sizes[i] * FLAT_TO_FACE
+        tops.append(Blob(best.center, (side, side), best.angle, side * side, False))
+    return float(np.median(sizes)) * FLAT_TO_FACE, tops
+
+
+def _agreeing_tops(grays: list[np.ndarray], faces: list[str], tops: list[Blob], rounds: int = 2) -> list[Blob]:
+    """Each photo's top face moved, turned and sized (a little) to agree best with the other photos of its
+    face: an outline fit is good to a few px and ~10 % in size, the pictogram to a px. Size drift is kept
+    out by holding each face's median size to its outline fits' median."""
+    fitted = tops = list(tops)
+    for _ in range(rounds):
+        vectors = [np.stack([_normalise(np.rot90(_patch(gray, top, top.size[0]), q)) for q in range(4)])
+                   for gray, top in zip(grays, tops)]
+        moved = []
+        for i, (gray, top) in enumerate(zip(grays, tops)):
+            others = [vectors[j] for j, f in enumerate(faces) if f == faces[i] and j != i]
+            if not others:
+                moved.append(top)
+                continue
+            candidates = [Blob((top.center[0] + dx, top.center[1] + dy), (top.size[0] * k,) * 2, top.angle + turn, 0, False)
+                          for k in (0.88, 0.94, 1.0, 1.06, 1.12) for dx in (-3, 0, 3) for dy in (-3, 0, 3)
+                          for turn in (-4, 0, 4)]
+            probes = _normalise_all(np.stack([_patch(gray, c, c.size[0]) for c in candidates]))
+            agreement = np.mean([(o @ probes.T).max(axis=0) for o in others], axis=0)
+            moved.append(candidates[int(agreement.argmax())])
+        for face in set(faces):
+            mine = [i for i, f in enumerate(faces) if f == face]
+            drift = np.median([moved[i].size[0] / fitted[i].size[0] for i in mine])
+            for i in mine:
+                m = moved[i]
+                moved[i] = Blob(m.center, (m.size[0] / drift,) * 2, m.angle, m.size[0] ** 2, False)
+        tops = moved
+    return tops
 
 
 def _offsets(reach: float, step: float) -> np.ndarray:
