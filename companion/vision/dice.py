@@ -30,10 +30,12 @@ MAX_ASPECT = 1.3      # a top face longer than this is leaning: cocked
 MAX_SIDE = 1.15       # a blob this much bigger than an enrolled die may be two dice: abstain (a misread is worse)
 MIN_SHARPNESS = 12.0  # Laplacian variance of the patch: below this it is too blurred
 MIN_INK = 10.0        # grey-level spread of a face: below this there is no pictogram, so no die
-SEARCH_STRICTER = 0.05  # a die found by searching inside a blob must clear the bars by this much more
+SEARCH_STRICTER = 0.075 # a die found by searching inside a blob must clear the bars by this much more
 STRAIGHT_EDGE = 0.6   # edge-direction coherence above which a faint find is a straight edge, not a die
 FLAT_TO_FACE = 1.1    # a die's face, bevel and all, to the flat square its outline shows
 REF_SCALES = (0.95, 1.0, 1.05)  # enrolled faces a little nearer and farther: the camera's perspective
+SQUASHES = (0.85, 0.7, 0.55)  # a leaning die's face seen at a slant: 30-60 degrees (milder leans look level)
+COARSE = 32           # of those, enough to rank the places worth a closer look
 BASIS = 96            # dimensions kept of the 784 of a face patch
 
 
@@ -78,10 +80,12 @@ def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, 
     window = cv2.warpAffine(gray, forward, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     window = cv2.GaussianBlur(window.astype(np.float32), (3, 3), 0.7)
     offsets = np.arange(0, 2 * reach + 1, step)
-    views = np.lib.stride_tricks.sliding_window_view(window, (PATCH, PATCH))[offsets][:, offsets]
-    p = views.reshape(-1, PATCH * PATCH)
-    p = p - p.mean(axis=1, keepdims=True)
-    p /= np.maximum(np.linalg.norm(p, axis=1), 1e-6)[:, None]
+    rows, cols = window.strides
+    views = np.lib.stride_tricks.as_strided(window, (len(offsets), len(offsets), PATCH, PATCH),
+                                            (rows * step, cols * step, rows, cols), writeable=False)
+    p = views.reshape(-1, PATCH * PATCH)  # one copy
+    p -= p.mean(axis=1, keepdims=True)
+    p /= np.maximum(np.sqrt(np.einsum("ij,ij->i", p, p)), 1e-6)[:, None]
     dv, du = (g.ravel() - reach for g in np.meshgrid(offsets, offsets, indexing="ij"))
     centres = np.stack([centre[0] + (du * c - dv * s) * per_px, centre[1] + (du * s + dv * c) * per_px], axis=1)
     return p, centres
@@ -193,7 +197,7 @@ class DiceReader:
             if _sharpness(patch) < MIN_SHARPNESS:
                 unreadable.append({"center": centre, "why": "blurred"})
                 continue
-            face, score, runner_up, margin, seen = self._classify_near(gray, blob, crop)
+            face, score, runner_up, margin, seen, _ = self._classify_near(gray, blob, crop)
             if score < MIN_SCORE or margin < MIN_MARGIN:
                 # the blob's box may be off (a shadow, a neighbour's corner): look around it before giving up
                 grown = Blob(blob.center, (max(blob.size[0], crop) * 1.3, max(blob.size[1], crop) * 1.3), blob.angle,
@@ -229,50 +233,65 @@ class DiceReader:
         A face that is not clearly seen is not read."""
         if max(blob.size) > 4.5 * side or min(blob.size) < 0.6 * side:
             return []  # a heap (too many ways to be wrong), or a strip too thin to hold a die (an edge)
-        angle = np.deg2rad(blob.angle)
-        c, s = np.cos(angle), np.sin(angle)
-        us, vs = (_offsets(max(0.0, (extent - side) / 2), side / 4) for extent in blob.size)
-        spots = [(blob.center[0] + u * c - v * s, blob.center[1] + u * s + v * c) for u in us for v in vs]
+        # every die-sized square over the blob and a little beyond (a blob split in two may hold half a die),
+        # 3 patch px apart, scored roughly (the main directions of the enrolled faces only)
+        reach = int(np.ceil(((max(blob.size) - side) / 2 + side / 5) / (side * INNER / PATCH)))
         # a faint die's edges do not show: every turn, 10 degrees apart (refined below)
-        turns = (lambda spot: range(0, 90, 10)) if blob.faint else (
-            lambda spot: {round(blob.angle, 1), round(_edge_angle(gray, spot, side), 1)})
-        boxes = [(spot, turn) for spot in spots for turn in turns(spot)]
-        patches = np.stack([_patch(gray, Blob(spot, (side, side), turn, side * side, False), side) for spot, turn in boxes])
-        coarse = (self.refs @ (_normalise_all(patches) @ self.basis).T).max(axis=0)
+        turns = range(0, 90, 10) if blob.faint else {round(blob.angle, 1), round(_edge_angle(gray, blob.center, side), 1)}
+        boxes, coarse = [], []
+        for turn in turns:
+            vectors, centres = _shifted_faces(gray, blob.center, turn, side, reach, 3)
+            coarse.append((self.refs[:, :COARSE] @ (vectors @ self.basis[:, :COARSE]).T).max(axis=0))
+            boxes += [(tuple(map(float, centre)), turn) for centre in centres]
+        coarse = np.concatenate(coarse)
         found: list[dict[str, Any]] = []
-        for k in np.argsort(-coarse):
-            if coarse[k] < MIN_SCORE - 0.1 or len(found) > blob.area / (side * side):
+        for attempt, k in enumerate(np.argsort(-coarse)):
+            if coarse[k] < MIN_SCORE - 0.1 or len(found) > blob.area / (side * side) or attempt > 3 * len(found) + 6:
                 break
             (spot, turn) = boxes[k]
             if any(np.hypot(spot[0] - d["center"][0], spot[1] - d["center"][1]) < 0.8 * side for d in found):
                 continue
-            box = Blob(spot, (side, side), turn, side * side, False)
-            if _ink(_patch(gray, box, side)) < MIN_INK:
+            if _ink(_patch(gray, Blob(spot, (side, side), turn, side * side, False), side)) < MIN_INK:
                 continue  # plain mat or shadow: nothing printed here
-            face, score, _, margin, seen = self._classify_near(gray, box, side)
-            if any(np.hypot(seen[0] - d["center"][0], seen[1] - d["center"][1]) < 0.8 * side for d in found):
+            # the face that matches best nearby at any turn (a die's edges may not give its turn: its sides
+            # show, a neighbour's edges cross it), then its box refined for that face
+            best, turned, near = self._best_pose(gray, spot, side)
+            face, score, _, margin, seen, turned = self._classify_near(gray, Blob(near, (side, side), turned, 0, False), side)
+            if face != best or any(np.hypot(seen[0] - d["center"][0], seen[1] - d["center"][1]) < 0.8 * side
+                                   for d in found):
                 continue
-            if score < MIN_SCORE + SEARCH_STRICTER or _one_straight_edge(gray, seen, side):
-                continue  # not clear, or a mat's edge (however like a bone it looks)
-            best, turned, near = self._best_pose(gray, seen, side)
-            if best != face:  # a better match a few px or degrees away: judge the die there
-                face, score, _, margin, seen = self._classify_near(gray, Blob(near, (side, side), turned, 0, False), side)
-                if face != best:
-                    continue
-            if score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER:
+            if (score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER
+                    and not _one_straight_edge(gray, seen, side)  # a mat's edge, however like a bone it looks
+                    and not self._foreshortened(gray, seen, turned, side)
+                    and _sharpness(_patch(gray, Blob(tuple(seen), (side, side), turned, 0, False), side)) >= MIN_SHARPNESS):
                 found.append(_die_read(face, score, margin, seen))
         return found
+
+    def _foreshortened(self, gray: np.ndarray, centre: list[float], turn: float, side: float) -> bool:
+        """Does the face match better squashed along one of its axes than square? A leaning die's top face is
+        seen at a slant, shorter one way; a level one is square."""
+        box = Blob((centre[0], centre[1]), (side, side), turn, 0, False)
+        squashes = [(1.0, 1.0)] + [(f, 1.0) for f in SQUASHES] + [(1.0, f) for f in SQUASHES]
+        shifts = [(dx, dy) for dx in (-4, 0, 4) for dy in (-4, 0, 4)]
+        patches = np.stack([_patch(gray, box, side, shift, 0.0, squash) for squash in squashes for shift in shifts])
+        best = (self.refs @ (_normalise_all(patches) @ self.basis).T).max(axis=0).reshape(len(squashes), -1).max(axis=1)
+        return bool(best[1:].max() > best[0])
 
     def _best_pose(self, gray: np.ndarray, centre: list[float], side: float) -> tuple[str, float, tuple[float, float]]:
         """The face that matches best anywhere within a few px and at any turn of ``centre``, its turn and
         where. A search refines a die's box for the face it first looked like and may stop where a mirror-image
         face matches (a left hand a few px off looks like a right hand), with a margin there that looks safe."""
         found = [(_shifted_faces(gray, tuple(centre), turn, side, 4, 2), turn) for turn in range(0, 90, 10)]
-        scores = self.refs @ (np.concatenate([v for (v, _), _ in found]) @ self.basis).T
-        best = int(scores.max(axis=0).argmax())
+        vectors = np.concatenate([v for (v, _), _ in found])
+        # ranked roughly on the main directions first, the likeliest dozen in full (speed)
+        rough = (self.refs[:, :COARSE] @ (vectors @ self.basis[:, :COARSE]).T).max(axis=0)
+        likely = np.argsort(-rough)[:12]
+        scores = self.refs @ (vectors[likely] @ self.basis).T
+        best = int(likely[int(scores.max(axis=0).argmax())])
         per_turn = len(found[0][0][1])
         (_, centres), turn = found[best // per_turn]
-        return self.labels[int(scores[:, best].argmax())], float(turn), tuple(map(float, centres[best % per_turn]))
+        return (self.labels[int(scores[:, int(scores.max(axis=0).argmax())].argmax())], float(turn),
+                tuple(map(float, centres[best % per_turn])))
 
     def _crop_side(self, gray: np.ndarray, blobs: list[Blob]) -> float:
         """The die size in this photo: the size at which the photo's own dice match the enrolled faces best
@@ -281,7 +300,7 @@ class DiceReader:
         sizes, which shadows and sides make bigger."""
         singles = [b for b in blobs if not b.at_border and not b.faint
                    and 0.6 * self.die_side < min(b.size) and max(b.size) < 1.6 * self.die_side]
-        singles = sorted(singles, key=lambda b: b.aspect)[:6]
+        singles = sorted(singles, key=lambda b: b.aspect)[:5]
         if len(singles) < 3:
             return self.die_side
         scales = (0.75, 0.8, 0.87, 0.93, 1.0, 1.07, 1.15, 1.25, 1.33)
@@ -292,7 +311,7 @@ class DiceReader:
             best, where, refs = -1.0, (b.center, b.angle), self.refs
             for turn in (-5, 0, 5):
                 vectors, centres = _shifted_faces(gray, b.center, b.angle + turn, self.die_side, reach, 3)
-                scores = self.refs @ (vectors @ self.basis).T
+                scores = self.refs[:, :COARSE] @ (vectors @ self.basis[:, :COARSE]).T  # roughly: where, and which face
                 if scores.max() > best:
                     k = np.unravel_index(int(scores.argmax()), scores.shape)
                     best, where = float(scores[k]), (tuple(centres[k[1]]), b.angle + turn)
@@ -308,9 +327,9 @@ class DiceReader:
         fit = fits[clear].sum(axis=0)
         return self.die_side * scales[int(fit.argmax())]
 
-    def _classify_near(self, gray: np.ndarray, blob: Blob, side: float) -> tuple[str, float, str, float, list[float]]:
+    def _classify_near(self, gray: np.ndarray, blob: Blob, side: float) -> tuple[str, float, str, float, list[float], float]:
         """Classify the best of a few nearby boxes (the blob's box is only good to a couple of px and degrees);
-        also returns the centre of the face where it was seen best."""
+        also returns the centre and turn of the face where it was seen best."""
         centre, turn0 = (0.0, 0.0), 0.0
         for step, turn_step, turns in ((3.0, 8.0, (-1, 0, 1)), (1.5, 3.0, (0,)), (0.0, 3.0, (-1, 1))):
             # coarse shifts and turns, then fine shifts, then fine turns, each around the best so far
@@ -324,7 +343,7 @@ class DiceReader:
             best = int(scores.max(axis=0).argmax())
             centre, turn0 = boxes[best]
         seen = [round(blob.center[0] + centre[0], 1), round(blob.center[1] + centre[1], 1)]
-        return (*self._rank(scores[:, best]), seen)
+        return (*self._rank(scores[:, best]), seen, blob.angle + turn0)
 
     def _rank(self, scores: np.ndarray) -> tuple[str, float, str, float]:
         faces, starts = self._groups()
