@@ -300,7 +300,7 @@ class DiceReader:
         sizes, which shadows and sides make bigger."""
         singles = [b for b in blobs if not b.at_border and not b.faint
                    and 0.6 * self.die_side < min(b.size) and max(b.size) < 1.6 * self.die_side]
-        singles = sorted(singles, key=lambda b: b.aspect)[:5]
+        singles = sorted(singles, key=lambda b: b.aspect)[:10]
         if len(singles) < 3:
             return self.die_side
         scales = (0.75, 0.8, 0.87, 0.93, 1.0, 1.07, 1.15, 1.25, 1.33)

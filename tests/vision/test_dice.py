@@ -27,6 +27,18 @@ def reader(tmp_path_factory):
     os.environ.pop("COMPANION_MODELS")
 
 
+@pytest.fixture(scope="module")
+def blender_reader():
+    """Enrolled from the physically based renders' own enrollment photos (each at its own camera height)."""
+    return DiceReader.enroll(BLENDER / "enroll")
+
+
+def true_side(path):
+    """The median length of the true top faces' edges in a photo (px)."""
+    dice = json.loads(Path(path).with_suffix(".json").read_text())["dice"]
+    return float(np.median([np.linalg.norm(np.subtract(d["corners"][1], d["corners"][0])) for d in dice]))
+
+
 def near(reading_list, centre):
     return [d for d in reading_list if abs(d["center"][0] - centre[0]) + abs(d["center"][1] - centre[1]) < NEAR]
 
@@ -53,14 +65,54 @@ def test_photos_against_ground_truth(reader, scene):
         assert 0 < read["confidence"] <= 1
 
 
-def test_enrollment_finds_the_top_face_in_photos_with_shadows_and_sides(tmp_path, monkeypatch):
+def test_enrollment_finds_the_top_face_in_photos_with_shadows_and_sides(blender_reader):
     """Off the camera's axis a die shows its sides and its shadow joins its blob: the die size learned
     must still be the top face's (checked against the renders' true top-face corners)."""
-    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path))
-    reader = DiceReader.enroll(BLENDER / "enroll")
     sides = [np.linalg.norm(np.subtract(d["corners"][1], d["corners"][0]))
              for path in BLENDER.glob("scene-*.json") for d in json.loads(path.read_text())["dice"] if not d["cocked"]]
-    assert 0.9 * np.median(sides) < reader.die_side < 1.1 * np.median(sides)
+    assert 0.9 * np.median(sides) < blender_reader.die_side < 1.1 * np.median(sides)
+
+
+@pytest.mark.parametrize("scene", ["scene-00100", "scene-00104", "scene-00108", "scene-00111"])
+def test_the_die_size_is_found_in_each_photo(blender_reader, scene):
+    """The camera was 55-75 cm up, a different height for every photo and every enrollment photo: each photo's
+    die size comes from its own clearest dice (true sizes here 41-52 px)."""
+    from companion.vision.blobs import find_blobs
+
+    image = cv2.imread(str(BLENDER / f"{scene}.jpg"))
+    blobs, _ = find_blobs(image, blender_reader.die_side)
+    found = blender_reader._crop_side(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), blobs)
+    assert 0.85 < found / true_side(BLENDER / f"{scene}.jpg") < 1.15
+
+
+def test_physically_based_photos_are_read_and_seldom_misread(blender_reader):
+    """Dice showing their sides, shadows, specular tops, blur, each photo at its own camera height: the reader
+    reads about half the level dice and abstains on the rest; a misread stays rare (one hat taken for a
+    gravestone of 180 level dice when this was written: the hat's four enrollment photos are poor)."""
+    level = right = wrong = 0
+    for path in sorted(BLENDER.glob("scene-*.jpg")):
+        truth = json.loads(path.with_suffix(".json").read_text())["dice"]
+        reading = blender_reader.read(cv2.imread(str(path)))
+        for die in (d for d in truth if not d["cocked"]):
+            level += 1
+            found = near(reading["dice"], die["center"])
+            right += bool(found) and found[0]["face"] == die["face"]
+            wrong += bool(found) and found[0]["face"] != die["face"]
+    assert right >= 0.45 * level
+    assert wrong <= 0.01 * level
+
+
+def test_a_face_cut_from_one_warp_is_the_face_cut_alone():
+    """The fast path (many shifted boxes cut from one warped window) sees what cutting each box alone sees."""
+    from companion.vision.blobs import Blob
+    from companion.vision.dice import _normalise_all, _patch, _shifted_faces
+
+    gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00100.jpg")), cv2.COLOR_BGR2GRAY)
+    vectors, centres = _shifted_faces(gray, (1171.0, 454.0), 17.0, 50.0, 4, 2)
+    assert len(vectors) == 25
+    for k in (0, 7, 12, 24):
+        alone = _normalise_all(_patch(gray, Blob(tuple(centres[k]), (50, 50), 17.0, 0, False), 50)[None])[0]
+        assert float(alone @ vectors[k]) > 0.99
 
 
 def test_a_die_touching_others_is_read_where_its_face_is(reader):
@@ -206,16 +258,14 @@ def test_a_face_is_read_only_past_what_other_faces_enrolled_photos_reached(reade
     assert [u for u in after["unreadable"] if np.hypot(*np.subtract(u["center"], die["center"])) < 40]
 
 
-def test_nothing_but_dice_is_read_in_physically_based_photos(tmp_path, monkeypatch):
+def test_nothing_but_dice_is_read_in_physically_based_photos(blender_reader):
     """The mat's edge against the table, the corner markers, shadows and noise in a dim room are never read
     as dice (whatever the reader abstains on): every die read lies on a true die's top face."""
-    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path))
-    reader = DiceReader.enroll(BLENDER / "enroll")
     for path in sorted(BLENDER.glob("scene-*.jpg")):
         truth = json.loads(path.with_suffix(".json").read_text())["dice"]
-        for read in reader.read(cv2.imread(str(path)))["dice"]:
+        for read in blender_reader.read(cv2.imread(str(path)))["dice"]:
             nearest = min(np.hypot(*np.subtract(d["center"], read["center"])) for d in truth)
-            assert nearest < 0.6 * reader.die_side, f"{path.name}: {read} is not on a die"
+            assert nearest < 0.6 * blender_reader.die_side, f"{path.name}: {read} is not on a die"
 
 
 def test_an_enrollment_photo_that_looks_like_every_face_is_not_learned_from():
