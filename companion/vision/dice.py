@@ -83,10 +83,12 @@ def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, 
     rows, cols = window.strides
     views = np.lib.stride_tricks.as_strided(window, (len(offsets), len(offsets), PATCH, PATCH),
                                             (rows * step, cols * step, rows, cols), writeable=False)
-    p = views.reshape(-1, PATCH * PATCH)  # one copy
+    p = views.reshape(-1, PATCH * PATCH)  # one copy (none for a single box: then copy, the window is read-only)
+    if not p.flags.writeable:
+        p = p.copy()
     p -= p.mean(axis=1, keepdims=True)
     p /= np.maximum(np.sqrt(np.einsum("ij,ij->i", p, p)), 1e-6)[:, None]
-    dv, du = (g.ravel() - reach for g in np.meshgrid(offsets, offsets, indexing="ij"))
+    dv, du = np.repeat(offsets - reach, len(offsets)), np.tile(offsets - reach, len(offsets))
     centres = np.stack([centre[0] + (du * c - dv * s) * per_px, centre[1] + (du * s + dv * c) * per_px], axis=1)
     return p, centres
 
@@ -304,22 +306,24 @@ class DiceReader:
         if len(singles) < 3:
             return self.die_side
         scales = (0.75, 0.8, 0.87, 0.93, 1.0, 1.07, 1.15, 1.25, 1.33)
-        fits = []
+        looks = []
         for b in singles:
-            # where the face is in the blob, at the enrolled size; then how well it matches at each size there
+            # where the face is in the blob, at the enrolled size, roughly (the main directions only)
             reach = int(np.clip((max(b.size) - min(b.size) / 2) / 2, 3, 12))
-            best, where, refs = -1.0, (b.center, b.angle), self.refs
+            best = (-1.0, b.center, b.angle, "")
             for turn in (-5, 0, 5):
                 vectors, centres = _shifted_faces(gray, b.center, b.angle + turn, self.die_side, reach, 3)
-                scores = self.refs[:, :COARSE] @ (vectors @ self.basis[:, :COARSE]).T  # roughly: where, and which face
-                if scores.max() > best:
-                    k = np.unravel_index(int(scores.argmax()), scores.shape)
-                    best, where = float(scores[k]), (tuple(centres[k[1]]), b.angle + turn)
-                    # sizes are compared on the references of the face it looks most like (speed)
-                    refs = self.refs[np.array(self.labels) == self.labels[k[0]]]
-            one = np.array([(refs @ (_shifted_faces(gray, where[0], where[1], self.die_side * k, 2)[0] @ self.basis).T).max()
-                            for k in scales])
-            fits.append(one)
+                scores = self.refs[:, :COARSE] @ (vectors @ self.basis[:, :COARSE]).T
+                k = np.unravel_index(int(scores.argmax()), scores.shape)
+                best = max(best, (float(scores[k]), tuple(centres[k[1]]), b.angle + turn, self.labels[k[0]]))
+            looks.append(best)
+        fits = []
+        labels = np.array(self.labels)
+        # the five clearest dice, each then matched at every size on the references of the face it looks like
+        for _, where, turn, face in sorted(looks, key=lambda look: -look[0])[:5]:
+            refs = self.refs[labels == face]
+            fits.append([(refs @ (_shifted_faces(gray, where, turn, self.die_side * k, 2)[0] @ self.basis).T).max()
+                         for k in scales])
         # a die seen clearly matches at its size and not at others; a blurred, leaning or crowded one matches
         # weakly at every size (and a little better smaller, where less of its surroundings is in view)
         fits = np.array(fits)
