@@ -25,7 +25,11 @@ PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
 WORK = 0.5              # segment at half resolution
 MAX_MATCH = 1.3         # standardised distance beyond which a blob is like no enrolled piece (overlaps land at 1.5+)
 MAX_TYPE_AREA = 1.2     # a blob this much bigger than the largest enrolled piece of its type is two pieces
+FAR_MATCH = 2.2         # a blob beyond MAX_MATCH but within this may still be a new design of a type ...
+FAR_RATIO = 2.4         # ... when every other type is this much farther
+NEW_DESIGN_SIZE = (0.7, 1.15)  # ... and it is the size of one piece of the type (of its largest enrolled one)
 MIN_RATIO = 1.35        # nearest other type must be this much farther than the nearest of the chosen type
+MIN_SPREAD = np.array([0.05, 0.05, 0.02, 0.05, 1.0, 0.05, 0.05, 0.05, 0.05])  # per measure (1.0: holes, a count)
 PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
 
 
@@ -118,7 +122,9 @@ class PieceReader:
             type_area[kind] = max(type_area.get(kind, 0.0), found[0].area)
         x, seen = np.stack(feats), np.stack(originals)
         # Standardise by the photos themselves: the variants fill in between, they do not widen the scale.
-        mean, scale = seen.mean(axis=0), seen.std(axis=0) + 1e-6
+        # A measure the photos do not vary (no enrolled piece has a hole) still gets a spread: one hole more
+        # must not make a piece a million spreads away from everything.
+        mean, scale = seen.mean(axis=0), np.maximum(seen.std(axis=0), MIN_SPREAD)
         return cls((x - mean) / scale, labels, mean, scale, float(max(areas)), bool(light), type_area, len(areas))
 
     def save(self, name: str) -> Path:
@@ -141,13 +147,22 @@ class PieceReader:
         best = {kind: float(dist[[i for i, l in enumerate(self.labels) if l == kind]].min()) for kind in set(self.labels)}
         ranked = sorted(best.items(), key=lambda kv: kv[1])
         (kind, d1), (_, d2) = ranked[0], ranked[1]
-        if d1 > MAX_MATCH:
+        if d1 > MAX_MATCH and not self._new_design(shape, kind, d1, d2):
             return None, "not a piece we know (pieces overlap or half hidden?)"
         if d2 < MIN_RATIO * d1:
             return None, f"{kind} or {ranked[1][0]}: too close to call"
         if self.type_area and shape.area > MAX_TYPE_AREA * self.type_area[kind]:
             return None, f"bigger than any enrolled {kind}: pieces overlap?"
         return kind, ""
+
+    def _new_design(self, shape: Shape, kind: str, d1: float, d2: float) -> bool:
+        """A piece unlike every enrolled one, but far less like any other type and of one piece's size: a design
+        of that type the enrollment did not show (the ribs' combs vary most). Overlapping pieces and scraps
+        are bigger or smaller, or about as unlike every type."""
+        if not self.type_area:
+            return False
+        size = shape.area / self.type_area[kind]
+        return d1 <= FAR_MATCH and d2 >= FAR_RATIO * d1 and NEW_DESIGN_SIZE[0] <= size <= NEW_DESIGN_SIZE[1]
 
     def read(self, image: np.ndarray, graves: dict[str, np.ndarray]) -> dict[str, Any]:
         start = time.perf_counter()

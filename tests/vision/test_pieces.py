@@ -86,3 +86,33 @@ def test_cli_pieces_read(run_cli, reader):
     assert set(reading["graves"]["north"]) == {"skull", "ribs", "pelvis", "arm", "leg"}
     done = run_cli("pieces", "read", str(DEV / "board-00300.jpg"), "--set", "dev", "--graves", "missing.json")
     assert done.returncode == 2 and "no such file" in done.stderr
+
+
+def test_a_measure_no_enrolled_piece_varies_still_has_a_spread(reader):
+    """No enrolled piece has a hole here; a piece on the board whose outline closes one (a rib comb touching
+    itself) is one hole off, not a million spreads from everything."""
+    from companion.vision.pieces import Shape, shapes
+
+    board = cv2.imread(str(DEV / "board-00300.jpg"))
+    for shape in shapes(board, reader.light):
+        kind, _ = reader.classify(shape)
+        if kind is None:
+            continue
+        holed = Shape(shape.center, shape.features + np.eye(len(shape.features))[4], shape.area)
+        assert np.linalg.norm(reader.features - (holed.features - reader.mean) / reader.scale, axis=1).min() < 5
+        break
+    else:
+        pytest.fail("no piece read on the board")
+
+
+def test_a_new_design_is_named_only_when_no_other_type_is_near(reader):
+    """Beyond the usual match, a blob is still its nearest type when every other type is far and it is one
+    piece's size; a blob about as unlike two types, or too big, stays unreadable."""
+    from companion.vision.pieces import Shape
+
+    one_ribs = Shape((0.0, 0.0), np.zeros(9), reader.type_area["ribs"])
+    assert reader._new_design(one_ribs, "ribs", 1.6, 4.0)
+    assert not reader._new_design(one_ribs, "ribs", 1.6, 2.0)  # another type nearly as near
+    assert not reader._new_design(one_ribs, "ribs", 3.0, 9.0)  # too unlike anything
+    two_ribs = Shape((0.0, 0.0), np.zeros(9), 1.5 * reader.type_area["ribs"])
+    assert not reader._new_design(two_ribs, "ribs", 1.6, 4.0)  # the size of two: overlapping pieces
