@@ -97,6 +97,8 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
             # in a dim room a dark die on a dark mat may show nothing but its pictogram
             blobs += _faint_dice(specks, blobs, die_side, w, h)
     markers = marker_outlines(image)
+    # only blobs centred on a marker: a die pressed against one is still a die (its border's own blobs, just
+    # outside, are flagged: the kiosk's amber ring on a marker costs a glance, a die left out a wrong score)
     blobs = [b for b in blobs if not any(cv2.pointPolygonTest(m, b.center, False) >= 0 for m in markers)]
     return blobs, die_side
 
@@ -130,11 +132,20 @@ def marker_outlines(image: np.ndarray) -> list[np.ndarray]:
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
                                        cv2.aruco.DetectorParameters())
     corners, ids, _ = detector.detectMarkers(gray)
+    quads = {int(i): quad.reshape(4, 2) / WORK_SCALE for i, quad in zip(ids.ravel(), corners)} if ids is not None else {}
+    grown = {i: 1.5 for i in quads}  # the white border too
+    missing = [k for k in range(4) if k not in quads]
+    if len(missing) == 1:
+        # three corners seen: the fourth (glare, a hand, a crease) completes the mat's parallelogram
+        # (ids 0-3 go round the mat), with a wider margin since perspective bends it a little
+        k = missing[0]
+        after, before, opposite = quads[(k + 1) % 4], quads[(k - 1) % 4], quads[(k + 2) % 4]
+        centre = after.mean(axis=0) + before.mean(axis=0) - opposite.mean(axis=0)
+        quads[k], grown[k] = after - after.mean(axis=0) + centre, 2.0
     outlines = []
-    for quad in corners if ids is not None else ():
-        quad = quad.reshape(4, 2) / WORK_SCALE
+    for i, quad in quads.items():
         centre = quad.mean(axis=0)
-        outlines.append(((quad - centre) * 1.5 + centre).astype(np.float32))  # the white border too
+        outlines.append(((quad - centre) * grown[i] + centre).astype(np.float32))
     return outlines
 
 

@@ -183,6 +183,8 @@ class DiceReader:
                     unreadable.append({"center": centre, "why": "faint: a die? its face is not clear"})
                 continue
             if why and not blob.at_border:
+                if min(blob.size) < 0.55 * crop:
+                    continue  # a strip narrower than any die seen any way up: a mat's edge or corner, not a die
                 # touching dice, a die showing its sides (off the camera's axis) or a cocked die:
                 # look for clearly seen top faces anywhere in the blob
                 found = self._search(gray, blob, crop)
@@ -216,7 +218,8 @@ class DiceReader:
             else:
                 dice.append(_die_read(face, score, margin, seen))
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
-        return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
+        return {"dice": dice, "unreadable": _once_each(unreadable, dice, crop),
+                "ms": round((time.perf_counter() - start) * 1000, 1)}
 
     def _doubt(self, blob: Blob, side: float) -> str | None:
         if blob.at_border:
@@ -366,6 +369,17 @@ class DiceReader:
             faces, starts = np.unique(labels[self._order], return_index=True)
             self._faces, self._starts = [str(f) for f in faces], starts
         return self._faces, self._starts
+
+
+def _once_each(unreadable: list[dict[str, Any]], dice: list[dict[str, Any]], side: float) -> list[dict[str, Any]]:
+    """One report per die: a die's blob split in two, or the rest of a blob a die was read in, would
+    otherwise be flagged twice, or flagged on top of the die read there."""
+    kept: list[dict[str, Any]] = []
+    for report in unreadable:
+        if all(np.hypot(report["center"][0] - d["center"][0], report["center"][1] - d["center"][1]) >= 0.7 * side
+               for d in kept + dice):
+            kept.append(report)
+    return kept
 
 
 def _die_read(face: str, score: float, margin: float, centre: list[float]) -> dict[str, Any]:
