@@ -67,16 +67,17 @@ def _normalise_all(patches: np.ndarray) -> np.ndarray:
 
 
 def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, side: float, reach: int,
-                   step: int = 1) -> tuple[np.ndarray, np.ndarray]:
+                   step: int = 1, squash: tuple[float, float] = (1.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
     """Normalised patches of a die-sized box at every shift up to ``reach`` patch px (``step`` apart), from one
-    warp of a larger window (each patch cut and warped alone costs ~20x more), and each one's centre in the photo."""
+    warp of a larger window (each patch cut and warped alone costs ~20x more), and each one's centre in the photo.
+    ``squash`` scales the box's axes, as for `_patch`."""
     size = PATCH + 2 * reach
-    per_px = side * INNER / PATCH  # photo px per patch px
+    pu, pv = (side * INNER / PATCH * k for k in squash)  # photo px per patch px, along the box's axes
     a = np.deg2rad(angle)
     c, s = np.cos(a), np.sin(a)
-    # patch (u, v) -> photo: centre + (u - size/2) * per_px * (c, s) + (v - size/2) * per_px * (-s, c)
-    forward = np.float32([[c * per_px, -s * per_px, centre[0] - size / 2 * per_px * (c - s)],
-                          [s * per_px, c * per_px, centre[1] - size / 2 * per_px * (s + c)]])
+    # patch (u, v) -> photo: centre + (u - size/2) * pu * (c, s) + (v - size/2) * pv * (-s, c)
+    forward = np.float32([[c * pu, -s * pv, centre[0] - size / 2 * (pu * c - pv * s)],
+                          [s * pu, c * pv, centre[1] - size / 2 * (pu * s + pv * c)]])
     window = cv2.warpAffine(gray, forward, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     window = cv2.GaussianBlur(window.astype(np.float32), (3, 3), 0.7)
     offsets = np.arange(0, 2 * reach + 1, step)
@@ -89,7 +90,7 @@ def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, 
     p -= p.mean(axis=1, keepdims=True)
     p /= np.maximum(np.sqrt(np.einsum("ij,ij->i", p, p)), 1e-6)[:, None]
     dv, du = np.repeat(offsets - reach, len(offsets)), np.tile(offsets - reach, len(offsets))
-    centres = np.stack([centre[0] + (du * c - dv * s) * per_px, centre[1] + (du * s + dv * c) * per_px], axis=1)
+    centres = np.stack([centre[0] + du * pu * c - dv * pv * s, centre[1] + du * pu * s + dv * pv * c], axis=1)
     return p, centres
 
 
@@ -275,11 +276,9 @@ class DiceReader:
     def _foreshortened(self, gray: np.ndarray, centre: list[float], turn: float, side: float) -> bool:
         """Does the face match better squashed along one of its axes than square? A leaning die's top face is
         seen at a slant, shorter one way; a level one is square."""
-        box = Blob((centre[0], centre[1]), (side, side), turn, 0, False)
         squashes = [(1.0, 1.0)] + [(f, 1.0) for f in SQUASHES] + [(1.0, f) for f in SQUASHES]
-        shifts = [(dx, dy) for dx in (-4, 0, 4) for dy in (-4, 0, 4)]
-        patches = np.stack([_patch(gray, box, side, shift, 0.0, squash) for squash in squashes for shift in shifts])
-        best = (self.refs @ (_normalise_all(patches) @ self.basis).T).max(axis=0).reshape(len(squashes), -1).max(axis=1)
+        vectors = np.stack([_shifted_faces(gray, (centre[0], centre[1]), turn, side, 4, 4, squash)[0] for squash in squashes])
+        best = (self.refs @ (vectors.reshape(-1, PATCH * PATCH) @ self.basis).T).max(axis=0).reshape(len(squashes), -1).max(axis=1)
         return bool(best[1:].max() > best[0])
 
     def _best_pose(self, gray: np.ndarray, centre: list[float], side: float) -> tuple[str, float, tuple[float, float]]:
