@@ -233,10 +233,11 @@ class DiceReader:
 
     def _search(self, gray: np.ndarray, blob: Blob, side: float) -> list[dict[str, Any]]:
         """Top faces seen clearly anywhere in a blob that is not one plain die: dice touching, a die
-        whose sides show, a die leaning on another. Every square of a die's size on a grid over the blob
-        is scored (at the blob's angle and at the angle its own edges give); the best is refined and
-        kept if it clears bars stricter than a lone die's, and its neighbourhood is ruled out; repeat.
-        A face that is not clearly seen is not read."""
+        whose sides show, a die leaning on another. Every die-sized square over the blob and a little beyond
+        is scored roughly (at the blob's angle and at the angle its edges give); the likeliest are judged
+        where any face at any turn matches best nearby, refined, and kept if they clear bars stricter than a
+        lone die's (and are not a mat's edge, a leaning face or a blur); a kept die's neighbourhood is ruled
+        out. A face that is not clearly seen is not read."""
         if max(blob.size) > 4.5 * side or min(blob.size) < 0.6 * side:
             return []  # a heap (too many ways to be wrong), or a strip too thin to hold a die (an edge)
         # every die-sized square over the blob and a little beyond (a blob split in two may hold half a die),
@@ -247,7 +248,7 @@ class DiceReader:
         boxes, coarse = [], []
         for turn in turns:
             vectors, centres = _shifted_faces(gray, blob.center, turn, side, reach, 3)
-            coarse.append((self.refs[:, :COARSE] @ (vectors @ self.basis[:, :COARSE]).T).max(axis=0))
+            coarse.append(self._scores(vectors, COARSE).max(axis=0))
             boxes += [(tuple(map(float, centre)), turn) for centre in centres]
         coarse = np.concatenate(coarse)
         found: list[dict[str, Any]] = []
@@ -278,7 +279,7 @@ class DiceReader:
         seen at a slant, shorter one way; a level one is square."""
         squashes = [(1.0, 1.0)] + [(f, 1.0) for f in SQUASHES] + [(1.0, f) for f in SQUASHES]
         vectors = np.stack([_shifted_faces(gray, (centre[0], centre[1]), turn, side, 4, 4, squash)[0] for squash in squashes])
-        best = (self.refs @ (vectors.reshape(-1, PATCH * PATCH) @ self.basis).T).max(axis=0).reshape(len(squashes), -1).max(axis=1)
+        best = self._scores(vectors.reshape(-1, PATCH * PATCH)).max(axis=0).reshape(len(squashes), -1).max(axis=1)
         return bool(best[1:].max() > best[0])
 
     def _best_pose(self, gray: np.ndarray, centre: list[float], side: float) -> tuple[str, float, tuple[float, float]]:
@@ -288,14 +289,12 @@ class DiceReader:
         found = [(_shifted_faces(gray, tuple(centre), turn, side, 4, 2), turn) for turn in range(0, 90, 10)]
         vectors = np.concatenate([v for (v, _), _ in found])
         # ranked roughly on the main directions first, the likeliest dozen in full (speed)
-        rough = (self.refs[:, :COARSE] @ (vectors @ self.basis[:, :COARSE]).T).max(axis=0)
-        likely = np.argsort(-rough)[:12]
-        scores = self.refs @ (vectors[likely] @ self.basis).T
-        best = int(likely[int(scores.max(axis=0).argmax())])
-        per_turn = len(found[0][0][1])
+        likely = np.argsort(-self._scores(vectors, COARSE).max(axis=0))[:12]
+        scores = self._scores(vectors[likely])
+        top = int(scores.max(axis=0).argmax())
+        best, per_turn = int(likely[top]), len(found[0][0][1])
         (_, centres), turn = found[best // per_turn]
-        return (self.labels[int(scores[:, int(scores.max(axis=0).argmax())].argmax())], float(turn),
-                tuple(map(float, centres[best % per_turn])))
+        return self.labels[int(scores[:, top].argmax())], float(turn), tuple(map(float, centres[best % per_turn]))
 
     def _crop_side(self, gray: np.ndarray, blobs: list[Blob]) -> float:
         """The die size in this photo: the size at which the photo's own dice match the enrolled faces best
@@ -315,7 +314,7 @@ class DiceReader:
             best = (-1.0, b.center, b.angle, "")
             for turn in (-5, 0, 5):
                 vectors, centres = _shifted_faces(gray, b.center, b.angle + turn, self.die_side, reach, 3)
-                scores = self.refs[:, :COARSE] @ (vectors @ self.basis[:, :COARSE]).T
+                scores = self._scores(vectors, COARSE)
                 k = np.unravel_index(int(scores.argmax()), scores.shape)
                 best = max(best, (float(scores[k]), tuple(centres[k[1]]), b.angle + turn, self.labels[k[0]]))
             looks.append(best)
@@ -345,11 +344,16 @@ class DiceReader:
             if not step:
                 boxes.append((centre, turn0))
             variants = _normalise_all(np.stack([_patch(gray, blob, side, shift, turn) for shift, turn in boxes]))
-            scores = self.refs @ (variants @ self.basis).T  # (refs, variants)
+            scores = self._scores(variants)  # (refs, variants)
             best = int(scores.max(axis=0).argmax())
             centre, turn0 = boxes[best]
         seen = [round(blob.center[0] + centre[0], 1), round(blob.center[1] + centre[1], 1)]
         return (*self._rank(scores[:, best]), seen, blob.angle + turn0)
+
+    def _scores(self, vectors: np.ndarray, dims: int | None = None) -> np.ndarray:
+        """(references, vectors): each normalised patch's correlation with each enrolled reference, in the span
+        of the enrolled faces; ``dims``: on the main directions only (rough, to rank places worth a closer look)."""
+        return self.refs[:, :dims] @ (vectors @ self.basis[:, :dims]).T
 
     def _rank(self, scores: np.ndarray) -> tuple[str, float, str, float]:
         faces, starts = self._groups()
@@ -540,8 +544,8 @@ def _agreeing_tops(grays: list[np.ndarray], faces: list[str], tops: list[Blob], 
             mine = [i for i, f in enumerate(faces) if f == face]
             drift = np.median([moved[i].size[0] / fitted[i].size[0] for i in mine])
             for i in mine:
-                m = moved[i]
-                moved[i] = Blob(m.center, (m.size[0] / drift,) * 2, m.angle, m.size[0] ** 2, False)
+                m, side = moved[i], moved[i].size[0] / drift
+                moved[i] = Blob(m.center, (side, side), m.angle, side * side, False)
         tops = moved
     return tops
 
