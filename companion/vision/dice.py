@@ -36,6 +36,8 @@ FLAT_TO_FACE = 1.1    # a die's face, bevel and all, to the flat square its outl
 REF_SCALES = (0.95, 1.0, 1.05)  # enrolled faces a little nearer and farther: the camera's perspective
 SQUASHES = (0.85, 0.7, 0.55)  # a leaning die's face seen at a slant: 30-60 degrees (milder leans look level)
 COARSE = 32           # of those, enough to rank the places worth a closer look
+TOP_OPTIONS = 12      # squares per enrollment photo that may be its top face
+MIN_AGREEMENT = 0.6   # an enrollment photo matching no other photo of its face below this is not learned from
 BASIS = 96            # dimensions kept of the 784 of a face patch
 
 
@@ -143,7 +145,13 @@ class DiceReader:
         photos = [(gray, top) for (_, gray, _), top in zip(found, tops)]
         faces = [face for face, _, _ in found]
         by_photo = _photo_scores(photos, projected, basis)
-        keep = _not_thieves(by_photo, faces)  # then each face's ceiling: what another face's photo reached
+        agreement = _agreement(by_photo, faces)
+        keep = _not_thieves(by_photo, faces) & (agreement >= MIN_AGREEMENT)
+        for face in set(faces):  # every face keeps a photo: its most agreeing one
+            mine = [i for i, f in enumerate(faces) if f == face]
+            if not keep[mine].any():
+                keep[max(mine, key=lambda i: agreement[i])] = True
+        # then each face's ceiling: what another face's photo reached
         rows = np.repeat(keep, len(labels) // len(found))
         ceilings = _ceilings(by_photo[np.ix_(keep, keep)], [f for f, k in zip(faces, keep) if k])
         return cls(projected[rows], [label for label, k in zip(labels, rows) if k], side, basis, ceilings)
@@ -450,6 +458,16 @@ def _not_thieves(by_photo: np.ndarray, faces: list[str]) -> np.ndarray:
     return keep
 
 
+def _agreement(by_photo: np.ndarray, faces: list[str]) -> np.ndarray:
+    """Each enrollment photo's best match with another photo of its face (either way round; 1 for a face's only
+    photo). A photo matching none of them was not found right (a square on the shadow, the mat, the sides): it
+    steals from no face, so `_not_thieves` keeps it, and it would read shadows and gaps between dice as its face."""
+    either = np.maximum(by_photo, by_photo.T)
+    same = np.array([[a == b for b in faces] for a in faces])
+    np.fill_diagonal(same, False)
+    return np.where(same.any(axis=1), np.where(same, either, -1.0).max(axis=1), 1.0)
+
+
 def _ceilings(by_photo: np.ndarray, faces: list[str]) -> dict[str, float]:
     """Per face, the best score any other face's enrollment photo reached against it: a reading of that face
     must beat it (a die that looks no more like the face than another face's photo once did is not read)."""
@@ -495,29 +513,55 @@ def _fitted_tops(found: list[tuple[str, np.ndarray, Blob]]) -> tuple[float, list
     farther for each photo), for dice whose blobs are more than their top face."""
     sizes = [_outline_fits(gray, die, min(die.size) * np.arange(0.65, 1.06, 0.05))[0][1].size[0]
              for _, gray, die in found]
-    # several well-fitting squares per photo (distinct places); the pictogram picks among them
+    # several well-fitting squares per photo (distinct places): the shadow's and the sides' outlines fit too
     options = []
     for (_, gray, die), size in zip(found, sizes):
         kept: list[Blob] = []
         for _, square in _outline_fits(gray, die, [size]):
             if all(np.hypot(square.center[0] - k.center[0], square.center[1] - k.center[1]) > 3 for k in kept):
                 kept.append(square)
-            if len(kept) == 6:
+            if len(kept) == TOP_OPTIONS:
                 break
         options.append(kept)
-    vectors = [_normalise_all(np.stack([_patch(gray, w, size * FLAT_TO_FACE) for w in windows]))
+    patches = [[_patch(gray, w, size * FLAT_TO_FACE) for w in windows]
                for (_, gray, _), windows, size in zip(found, options, sizes)]
+    unlike = [np.array([_unlike_a_face(p) for p in ps]) for ps in patches]
+    vectors = [_normalise_all(np.stack(ps)) for ps in patches]
     turned = [[np.rot90(v.reshape(-1, PATCH, PATCH), q, axes=(1, 2)).reshape(len(v), -1) for q in range(4)]
               for v in vectors]
     tops = []
     for i, (face, _, _) in enumerate(found):
-        agreement = np.zeros(len(vectors[i]))
+        # the square that looks like a top face and whose pictogram agrees with the other photos' likely faces
+        # (agreement alone lets two squares on two shadows agree with each other)
+        agreement, others = np.zeros(len(vectors[i])), 0
         for j, (other, _, _) in enumerate(found):
             if j != i and other == face:
-                agreement += np.max([(vectors[i] @ t.T).max(axis=1) for t in turned[j]], axis=0)
-        best, side = options[i][int(agreement.argmax())], sizes[i] * FLAT_TO_FACE
+                agreement += np.max([(vectors[i] @ t.T) - unlike[j][None, :] for t in turned[j]], axis=0).max(axis=1)
+                others += 1
+        best = options[i][int((agreement / max(others, 1) - unlike[i]).argmax())]
+        side = sizes[i] * FLAT_TO_FACE
         tops.append(Blob(best.center, (side, side), best.angle, side * side, False))
     return float(np.median(sizes)) * FLAT_TO_FACE, tops
+
+
+def _unlike_a_face(patch: np.ndarray, rim: int = 4) -> float:
+    """How unlike a die's top face a square is: a face has one body tone all round its rim and its pictogram in
+    the middle; a square on a shadow, a side or the mat has a rim of two tones, or its 'ink' to one side.
+    The rim's worst side (its mean difference from the rim's tone, in the patch's contrast) plus how far the
+    ink's centre is from the middle (in half-widths)."""
+    p = cv2.GaussianBlur(patch.astype(np.float32), (3, 3), 0.7)
+    sides = [p[:rim], p[-rim:], p[:, :rim].T, p[:, -rim:].T]
+    body = float(np.median(np.concatenate([s.ravel() for s in sides])))
+    contrast = max(10.0, float(np.percentile(p, 97) - np.percentile(p, 3)))
+    uneven = max(float(np.mean(np.abs(s - body))) for s in sides) / contrast
+    ink = np.abs(p - body)
+    ink *= ink > 0.25 * contrast
+    if not ink.sum():
+        return uneven + 1.0
+    ys, xs = np.mgrid[:p.shape[0], :p.shape[1]]
+    middle = (p.shape[0] - 1) / 2
+    off = np.hypot((ink * xs).sum() / ink.sum() - middle, (ink * ys).sum() / ink.sum() - middle) / middle
+    return uneven + float(off)
 
 
 def _agreeing_tops(grays: list[np.ndarray], faces: list[str], tops: list[Blob], rounds: int = 2) -> list[Blob]:
