@@ -145,13 +145,7 @@ class DiceReader:
         photos = [(gray, top) for (_, gray, _), top in zip(found, tops)]
         faces = [face for face, _, _ in found]
         by_photo = _photo_scores(photos, projected, basis)
-        agreement = _agreement(by_photo, faces)
-        keep = _not_thieves(by_photo, faces) & (agreement >= MIN_AGREEMENT)
-        for face in set(faces):  # every face keeps a photo: its most agreeing one
-            mine = [i for i, f in enumerate(faces) if f == face]
-            if not keep[mine].any():
-                keep[max(mine, key=lambda i: agreement[i])] = True
-        # then each face's ceiling: what another face's photo reached
+        keep = _photos_to_learn_from(by_photo, faces)  # then each face's ceiling: what another face's photo reached
         rows = np.repeat(keep, len(labels) // len(found))
         ceilings = _ceilings(by_photo[np.ix_(keep, keep)], [f for f, k in zip(faces, keep) if k])
         return cls(projected[rows], [label for label, k in zip(labels, rows) if k], side, basis, ceilings)
@@ -440,32 +434,31 @@ def _photo_scores(photos: list[tuple[np.ndarray, Blob]], refs: np.ndarray, basis
     return best.reshape(len(photos), len(photos), -1).max(axis=2)
 
 
-def _not_thieves(by_photo: np.ndarray, faces: list[str]) -> np.ndarray:
-    """Enrollment photos to learn from: not one that other faces' photos match better than they match their
-    own face's photos, for two or more of them (its face was not found in it: all edges and sides, it looks
-    like anything). Each face keeps at least its least troublesome photo."""
-    scores = by_photo.copy()
-    np.fill_diagonal(scores, -1.0)
-    same = np.array([[a == b for b in faces] for a in faces])
-    own = np.where(same, scores, -1.0).max(axis=1)
-    # photo j beats i's own face, for how many i (a face with one photo has no own face to beat)
-    steals = ((scores > own[:, None]) & ~same & (own[:, None] > -1.0)).sum(axis=0)
-    keep = steals < 2  # once may be a near-twin face; more often, the photo is the trouble
-    for face in set(faces):
-        mine = [i for i, f in enumerate(faces) if f == face]
-        if not keep[mine].any():
-            keep[min(mine, key=lambda i: steals[i])] = True
-    return keep
-
-
-def _agreement(by_photo: np.ndarray, faces: list[str]) -> np.ndarray:
-    """Each enrollment photo's best match with another photo of its face (either way round; 1 for a face's only
-    photo). A photo matching none of them was not found right (a square on the shadow, the mat, the sides): it
-    steals from no face, so `_not_thieves` keeps it, and it would read shadows and gaps between dice as its face."""
+def _photos_to_learn_from(by_photo: np.ndarray, faces: list[str]) -> np.ndarray:
+    """Which enrollment photos to learn from, judged by how each matches the others (``by_photo``).
+    Not one whose face was not found in it:
+    - one that other faces' photos match better than they match their own face's photos, for two or more of
+      them (all edges and sides: it looks like anything; kept when it looks more like its own face's photos
+      than like any other's, it added misreads on light dice: not taken);
+    - one that matches none of its face's other photos (a square on its shadow, the mat, the sides: it steals
+      from no face, and would read shadows and gaps between dice as its face).
+    Each face keeps at least the photo most like its own face's others."""
     either = np.maximum(by_photo, by_photo.T)
     same = np.array([[a == b for b in faces] for a in faces])
     np.fill_diagonal(same, False)
-    return np.where(same.any(axis=1), np.where(same, either, -1.0).max(axis=1), 1.0)
+    alone = ~same.any(axis=1)  # a face's only photo has no other to agree with
+    agreement = np.where(alone, 1.0, np.where(same, either, -1.0).max(axis=1))
+    elsewhere = np.where(~same & ~np.eye(len(faces), dtype=bool), either, -1.0).max(axis=1)
+    scores = np.where(np.eye(len(faces), dtype=bool), -1.0, by_photo)
+    own = np.where(same, scores, -1.0).max(axis=1)
+    # photo j beats i's own face, for how many i (once may be a near-twin face)
+    steals = ((scores > own[:, None]) & ~same & ~alone[:, None] & ~np.eye(len(faces), dtype=bool)).sum(axis=0)
+    keep = (steals < 2) & (agreement >= MIN_AGREEMENT)
+    for face in set(faces):
+        mine = [i for i, f in enumerate(faces) if f == face]
+        if not keep[mine].any():
+            keep[max(mine, key=lambda i: agreement[i] - elsewhere[i])] = True
+    return keep
 
 
 def _ceilings(by_photo: np.ndarray, faces: list[str]) -> dict[str, float]:

@@ -141,22 +141,6 @@ def test_a_square_off_the_top_face_looks_unlike_a_face():
             assert _unlike_a_face(_patch(image, off, side)) > on_face, f"{path}: {shift}"
 
 
-def test_an_enrollment_photo_matching_no_other_of_its_face_is_set_apart():
-    from companion.vision.dice import MIN_AGREEMENT, _agreement
-
-    faces = ["skull", "skull", "skull", "hat", "hat", "spine"]
-    # photo i's best score against photo j; the third skull (a square on its shadow) matches neither other skull
-    scores = np.array([[1.0, 0.9, 0.3, 0.3, 0.3, 0.2],
-                       [0.85, 1.0, 0.4, 0.3, 0.3, 0.2],
-                       [0.35, 0.3, 1.0, 0.5, 0.5, 0.2],
-                       [0.3, 0.3, 0.3, 1.0, 0.55, 0.2],
-                       [0.3, 0.3, 0.3, 0.7, 1.0, 0.2],
-                       [0.2, 0.2, 0.2, 0.2, 0.2, 1.0]])
-    agreement = _agreement(scores, faces)
-    assert agreement.round(2).tolist() == [0.9, 0.9, 0.4, 0.7, 0.7, 1.0]  # either way round; a lone photo 1
-    assert (agreement >= MIN_AGREEMENT).tolist() == [True, True, False, True, True, True]
-
-
 def test_a_face_cut_from_one_warp_is_the_face_cut_alone():
     """The fast path (many shifted boxes cut from one warped window) sees what cutting each box alone sees."""
     from companion.vision.blobs import Blob
@@ -319,21 +303,26 @@ def test_nothing_but_dice_is_read_in_physically_based_photos(blender_reader):
     assert not tally(blender_reader, BLENDER)[3]
 
 
-def test_an_enrollment_photo_that_looks_like_every_face_is_not_learned_from():
-    from companion.vision.dice import _not_thieves
+def test_an_enrollment_photo_whose_face_was_not_found_is_not_learned_from():
+    from companion.vision.dice import _photos_to_learn_from
 
-    faces = ["skull", "skull", "hat", "hat", "spine", "spine"]
-    # photo i's best score against photo j; the fifth photo (a spine whose face was not found: all edges)
-    # matches a skull and a hat photo better than their own face's other photo does
-    scores = np.array([[1.0, 0.9, 0.3, 0.3, 0.95, 0.2],
-                       [0.9, 1.0, 0.3, 0.3, 0.5, 0.2],
-                       [0.3, 0.3, 1.0, 0.8, 0.85, 0.2],
-                       [0.3, 0.3, 0.8, 1.0, 0.5, 0.2],
-                       [0.6, 0.6, 0.6, 0.6, 1.0, 0.4],
-                       [0.2, 0.2, 0.2, 0.2, 0.4, 1.0]])
-    assert _not_thieves(scores, faces).tolist() == [True, True, True, True, False, True]
+    faces = ["skull", "skull", "hat", "hat", "spine", "spine", "pelvis", "pelvis", "pelvis"]
+    # photo i's best score against photo j. The fifth (a spine whose face was not found: all edges) matches a
+    # skull and a hat photo better than their own face's other photo does; the ninth (a pelvis cut on its
+    # shadow) matches neither other pelvis.
+    scores = np.array([[1.0, 0.9, 0.3, 0.3, 0.95, 0.2, 0.3, 0.3, 0.3],
+                       [0.9, 1.0, 0.3, 0.3, 0.5, 0.2, 0.3, 0.3, 0.3],
+                       [0.3, 0.3, 1.0, 0.8, 0.85, 0.2, 0.3, 0.3, 0.3],
+                       [0.3, 0.3, 0.8, 1.0, 0.5, 0.2, 0.3, 0.3, 0.3],
+                       [0.6, 0.6, 0.6, 0.6, 1.0, 0.4, 0.3, 0.3, 0.3],
+                       [0.2, 0.2, 0.2, 0.2, 0.4, 1.0, 0.3, 0.3, 0.3],
+                       [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 1.0, 0.95, 0.3],
+                       [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.9, 1.0, 0.4],
+                       [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.35, 0.3, 1.0]])
+    assert _photos_to_learn_from(scores, faces).tolist() == [True, True, True, True, False, True, True, True, False]
     # a face never loses its last photo, however troublesome
-    assert _not_thieves(scores, faces[:4] + ["spine", "pelvis"]).tolist() == [True, True, True, True, True, True]
+    two_singles = faces[:4] + ["spine", "gravestone"]
+    assert _photos_to_learn_from(scores[:6, :6], two_singles).tolist() == [True] * 6
 
 
 def test_every_flag_is_at_a_die(blender_reader):
