@@ -36,6 +36,7 @@ FLAT_TO_FACE = 1.1    # a die's face, bevel and all, to the flat square its outl
 REF_SCALES = (0.95, 1.0, 1.05)  # enrolled faces a little nearer and farther: the camera's perspective
 SQUASHES = (0.85, 0.7, 0.55)  # a leaning die's face seen at a slant: 30-60 degrees (milder leans look level)
 COARSE = 32           # of those, enough to rank the places worth a closer look
+SIZE_DOUBT = (0.93, 1.07)  # a die read must read the same this much smaller and bigger
 TOP_OPTIONS = 12      # squares per enrollment photo that may be its top face
 MIN_AGREEMENT = 0.6   # an enrollment photo matching no other photo of its face below this is not learned from
 BASIS = 96            # dimensions kept of the 784 of a face patch
@@ -218,11 +219,22 @@ class DiceReader:
                 unreadable.append({"center": centre, "why": f"face not clear: cocked or covered? (looks most like {face})"})
             elif margin < MIN_MARGIN:
                 unreadable.append({"center": centre, "why": f"{face} or {runner_up}: too close to call"})
+            elif (other := self._face_at_other_sizes(gray, blob, crop, face)) is not None:
+                unreadable.append({"center": centre, "why": f"{face} or {other}: the face changes with the die's size"})
             else:
                 dice.append(_die_read(face, score, margin, seen))
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": _once_each(unreadable, dice, crop),
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+    def _face_at_other_sizes(self, gray: np.ndarray, blob: Blob, side: float, face: str) -> str | None:
+        """Another face this die reads as when the die size is a little off (the photo's die size is
+        measured, and may be wrong by a tenth or more), or None: a face clearly seen reads the same."""
+        for k in SIZE_DOUBT:
+            other = self._classify_near(gray, blob, side * k)[0]
+            if other != face:
+                return other
+        return None
 
     def _doubt(self, blob: Blob, side: float) -> str | None:
         if blob.at_border:

@@ -14,6 +14,7 @@ from companion.vision.dice import DiceReader, annotate_reading
 DEV = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice" / "dev"
 BLENDER = DEV.parent / "blender"  # physically based renders: dice show their sides, cast shadows
 IVORY = DEV.parent / "blender-ivory"  # the same, light dice with dark print: gaps between dice look like ink
+STYLE2 = DEV.parent / "blender-style2"  # black dice, other pictogram art, camera heights 55-75 cm
 NEAR = 20  # px: a reading this close to a true centre is that die
 
 
@@ -122,6 +123,17 @@ def test_light_dice_are_read_and_nothing_else_is():
     assert not off_dice
     assert right >= 0.3 * level  # 21 of 59 when this was written (5 before)
     assert wrong <= 1
+
+
+def test_a_die_whose_face_changes_with_its_size_is_not_read():
+    """Each photo's die size is measured, and may be off by a tenth or more (one of these photos: 17 % small),
+    and at a wrong size a clearly seen die can match another face best (a left hand as a pelvis). A plain die is
+    read only if it reads the same a little smaller and bigger: 4 misreads of 59 level dice before, 2 now."""
+    reader = DiceReader.enroll(STYLE2 / "enroll")
+    level, right, wrong, off_dice = tally(reader, STYLE2)
+    assert not off_dice
+    assert wrong <= 2
+    assert right >= 0.45 * level  # 31 of 59 when this was written
 
 
 def test_a_square_off_the_top_face_looks_unlike_a_face():
