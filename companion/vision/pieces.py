@@ -25,10 +25,11 @@ PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
 WORK = 0.5              # segment at half resolution
 MAX_MATCH = 1.3         # standardised distance beyond which a blob is like no enrolled piece (overlaps land at 1.5+)
 MAX_TYPE_AREA = 1.2     # a blob this much bigger than the largest enrolled piece of its type is two pieces
+MIN_TYPE_AREA = 0.75    # a blob this much smaller than the smallest enrolled piece of its type is not one whole
 FAR_MATCH = 2.2         # a blob beyond MAX_MATCH but within this may still be a new design of a type ...
 FAR_RATIO = 2.4         # ... when every other type is this much farther
 NEW_DESIGN_SIZE = (0.7, 1.15)  # ... and it is the size of one piece of the type (of its largest enrolled one)
-MIN_RATIO = 1.35        # nearest other type must be this much farther than the nearest of the chosen type
+MIN_RATIO = 1.25        # nearest other type must be this much farther than the nearest of the chosen type
 MIN_SPREAD = np.array([0.05, 0.05, 0.02, 0.05, 1.0, 0.05, 0.05, 0.05, 0.05])  # per measure (1.0: holes, a count)
 PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
 
@@ -98,12 +99,14 @@ class PieceReader:
     max_area: float
     light: bool = True     # pieces lighter than the board
     type_area: dict[str, float] | None = None  # largest enrolled photo of each type (full-res px)
+    type_min_area: dict[str, float] | None = None  # smallest enrolled photo of each type (full-res px)
     photos: int = 0        # enrollment photos (each adds a few variants of its piece)
 
     @classmethod
     def enroll(cls, folder: str | Path) -> "PieceReader":
         feats, labels, areas, originals = [], [], [], []
         type_area: dict[str, float] = {}
+        type_min_area: dict[str, float] = {}
         light = None
         for kind, path, image in enrollment_photos(folder, PIECE_TYPES, "piece"):
             if light is None:
@@ -120,25 +123,30 @@ class PieceReader:
                 labels.append(kind)
             areas.append(found[0].area)
             type_area[kind] = max(type_area.get(kind, 0.0), found[0].area)
+            type_min_area[kind] = min(type_min_area.get(kind, np.inf), found[0].area)
         x, seen = np.stack(feats), np.stack(originals)
         # Standardise by the photos themselves: the variants fill in between, they do not widen the scale.
         # A measure the photos do not vary (no enrolled piece has a hole) still gets a spread: one hole more
         # must not make a piece a million spreads away from everything.
         mean, scale = seen.mean(axis=0), np.maximum(seen.std(axis=0), MIN_SPREAD)
-        return cls((x - mean) / scale, labels, mean, scale, float(max(areas)), bool(light), type_area, len(areas))
+        return cls((x - mean) / scale, labels, mean, scale, float(max(areas)), bool(light), type_area, type_min_area,
+                   len(areas))
 
     def save(self, name: str) -> Path:
         return save_set("pieces", name, {"features": self.features, "labels": np.array(self.labels), "mean": self.mean,
                                          "scale": self.scale, "max_area": self.max_area, "light": self.light,
-                                         "type_area": np.array([(self.type_area or {}).get(t, self.max_area) for t in PIECE_TYPES])},
+                                         "type_area": np.array([(self.type_area or {}).get(t, self.max_area) for t in PIECE_TYPES]),
+                                         "type_min_area": np.array([(self.type_min_area or {}).get(t, 0.0) for t in PIECE_TYPES])},
                         {"photos": self.photos, "shapes": len(self.labels), "types": list(PIECE_TYPES)})
 
     @classmethod
     def load(cls, name: str) -> "PieceReader":
         d = load_set("pieces", name, "piece")
         type_area = dict(zip(PIECE_TYPES, map(float, d["type_area"]))) if "type_area" in d else None
+        # sets saved before the smallest sizes were kept read as before (no smallest-size check)
+        type_min_area = dict(zip(PIECE_TYPES, map(float, d["type_min_area"]))) if "type_min_area" in d else None
         return cls(d["features"], [str(x) for x in d["labels"]], d["mean"], d["scale"], float(d["max_area"]),
-                   bool(d["light"]), type_area)
+                   bool(d["light"]), type_area, type_min_area)
 
     def classify(self, shape: Shape) -> tuple[str | None, str]:
         if shape.area > 1.2 * self.max_area:
@@ -153,6 +161,8 @@ class PieceReader:
             return None, f"{kind} or {ranked[1][0]}: too close to call"
         if self.type_area and shape.area > MAX_TYPE_AREA * self.type_area[kind]:
             return None, f"bigger than any enrolled {kind}: pieces overlap?"
+        if self.type_min_area and shape.area < MIN_TYPE_AREA * self.type_min_area[kind]:
+            return None, f"smaller than any enrolled {kind}: half hidden, or another piece?"
         return kind, ""
 
     def _new_design(self, shape: Shape, kind: str, d1: float, d2: float) -> bool:

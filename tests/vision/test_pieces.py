@@ -116,3 +116,16 @@ def test_a_new_design_is_named_only_when_no_other_type_is_near(reader):
     assert not reader._new_design(one_ribs, "ribs", 3.0, 9.0)  # too unlike anything
     two_ribs = Shape((0.0, 0.0), np.zeros(9), 1.5 * reader.type_area["ribs"])
     assert not reader._new_design(two_ribs, "ribs", 1.6, 4.0)  # the size of two: overlapping pieces
+
+
+def test_a_piece_smaller_than_any_enrolled_of_its_type_is_not_named(reader):
+    """An arm-sized blob shaped most like a leg was counted as a leg (3 silent errors over 810 rendered graves):
+    a blob well below the smallest enrolled piece of its nearest type is half hidden or another piece, so
+    unreadable. The reader loaded from disk (fixture) kept the smallest sizes."""
+    from companion.vision.pieces import MIN_TYPE_AREA, Shape
+
+    row = reader.labels.index("leg")
+    leg = reader.features[row] * reader.scale + reader.mean  # an enrolled leg's own measures
+    assert reader.classify(Shape((0.0, 0.0), leg, reader.type_min_area["leg"]))[0] == "leg"
+    kind, why = reader.classify(Shape((0.0, 0.0), leg, 0.9 * MIN_TYPE_AREA * reader.type_min_area["leg"]))
+    assert kind is None and "smaller than any enrolled leg" in why
