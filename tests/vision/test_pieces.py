@@ -129,3 +129,27 @@ def test_a_piece_smaller_than_any_enrolled_of_its_type_is_not_named(reader):
     assert reader.classify(Shape((0.0, 0.0), leg, reader.type_min_area["leg"]))[0] == "leg"
     kind, why = reader.classify(Shape((0.0, 0.0), leg, 0.9 * MIN_TYPE_AREA * reader.type_min_area["leg"]))
     assert kind is None and "smaller than any enrolled leg" in why
+
+
+def test_a_shape_touching_the_photos_edge_is_marked():
+    """A piece cut by the photo's edge that is like no enrolled piece is reported "half outside the frame" (what
+    to do: move the piece or the camera), not "not a piece we know"."""
+    from companion.vision.pieces import shapes_in_mask
+
+    mask = np.zeros((200, 300), np.uint8)
+    cv2.rectangle(mask, (0, 50), (40, 90), 255, -1)      # against the left edge
+    cv2.rectangle(mask, (120, 80), (170, 120), 255, -1)  # in the middle
+    found = sorted(shapes_in_mask(mask), key=lambda s: s.center[0])
+    assert [s.at_border for s in found] == [True, False]
+
+
+@pytest.mark.parametrize("board", ["board-00300", "board-00301", "board-00302", "board-00303"])
+def test_a_piece_cut_by_the_photos_edge_is_flagged_so(reader, graves, board):
+    truth = json.loads((DEV / f"{board}.json").read_text())
+    image = cv2.imread(str(DEV / f"{board}.jpg"))
+    piece = max(truth["pieces"], key=lambda p: p["center"][0])  # the rightmost piece, cut through its middle
+    cut = image[:, :int(piece["center"][0])]
+    reading = reader.read(cut, graves)
+    near = [u for u in reading["unreadable"] if cut.shape[1] - u["center"][0] < 80
+            and abs(u["center"][1] - piece["center"][1]) < 80]
+    assert near and all(u["why"] == "half outside the frame" for u in near)
