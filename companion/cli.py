@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any, Callable
 
@@ -223,11 +224,16 @@ def main(argv: list[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], None] = args.run
     try:
         handler(args)
+        sys.stdout.flush()  # here, where a closed pipe is caught below, not at exit
     except CompanionError as error:
         print(f"companion: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader of our output stopped early (`| head`): not an error of ours; stay quiet on the way out
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return 0
 
 

@@ -130,3 +130,20 @@ def test_tomb_bad_scenario(run_cli):
     done = run_cli("tomb", "stage-turn", "s.json", "--json", files={"s.json": bad})
     assert done.returncode == 2 and "row 1, column 5" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_output_cut_short_by_its_reader_is_no_error(tmp_path):
+    """`companion … --json | head -c 20`: the reader may close the pipe before we write; no traceback, exit 0."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "layout.json").write_text(json.dumps(LAYOUT))
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before we write a byte
+    try:
+        completed = subprocess.run([sys.executable, "-m", "companion.cli", "bones", "score", "layout.json", "--json"],
+                                   cwd=tmp_path, stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert completed.returncode == 0 and completed.stderr == ""
