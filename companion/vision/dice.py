@@ -456,15 +456,15 @@ def _photos_to_learn_from(by_photo: np.ndarray, faces: list[str]) -> np.ndarray:
       from no face, and would read shadows and gaps between dice as its face).
     Each face keeps at least the photo most like its own face's others."""
     either = np.maximum(by_photo, by_photo.T)
-    same = np.array([[a == b for b in faces] for a in faces])
-    np.fill_diagonal(same, False)
+    itself = np.eye(len(faces), dtype=bool)
+    same = np.array([[a == b for b in faces] for a in faces]) & ~itself  # another photo of the same face
+    other = ~same & ~itself  # a photo of another face
     alone = ~same.any(axis=1)  # a face's only photo has no other to agree with
     agreement = np.where(alone, 1.0, np.where(same, either, -1.0).max(axis=1))
-    elsewhere = np.where(~same & ~np.eye(len(faces), dtype=bool), either, -1.0).max(axis=1)
-    scores = np.where(np.eye(len(faces), dtype=bool), -1.0, by_photo)
-    own = np.where(same, scores, -1.0).max(axis=1)
+    elsewhere = np.where(other, either, -1.0).max(axis=1)
+    own = np.where(same, by_photo, -1.0).max(axis=1)
     # photo j beats i's own face, for how many i (once may be a near-twin face)
-    steals = ((scores > own[:, None]) & ~same & ~alone[:, None] & ~np.eye(len(faces), dtype=bool)).sum(axis=0)
+    steals = ((by_photo > own[:, None]) & other & ~alone[:, None]).sum(axis=0)
     keep = (steals < 2) & (agreement >= MIN_AGREEMENT)
     for face in set(faces):
         mine = [i for i, f in enumerate(faces) if f == face]

@@ -184,10 +184,11 @@ class PieceReader:
         unreadable = []
         for shape in shapes(image, self.light):
             kind, why = self.classify(shape)
+            # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
+            # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered
+            # graves to save 1)
             if kind is None and shape.at_border:
-                why = "half outside the frame"  # what to do about it: move the piece or the camera
-            # (a piece named though it touches the edge stays named: most are whole; flagging them all cost
-            # 11 of 808 rendered graves to save 1)
+                why = "half outside the frame"
             centre = [round(shape.center[0], 1), round(shape.center[1], 1)]
             if kind is None:
                 unreadable.append({"center": centre, "why": why})
