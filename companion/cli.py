@@ -109,7 +109,11 @@ def dice_read(args: argparse.Namespace) -> None:
     if args.annotate:
         import cv2
 
-        if not cv2.imwrite(args.annotate, annotate_reading(image, reading)):
+        try:
+            written = cv2.imwrite(args.annotate, annotate_reading(image, reading))
+        except cv2.error:  # a name OpenCV has no writer for (.txt, no extension): it raises instead of saying False
+            written = False
+        if not written:
             raise BadInput(f"cannot write {args.annotate} (a .png or .jpg path in a folder that exists)")
     if args.json:
         _print_json(reading)

@@ -242,6 +242,14 @@ def test_cli_errors(run_cli, reader, tmp_path):
     assert done.returncode == 2 and "no such folder" in done.stderr
 
 
+def test_an_annotation_path_opencv_cannot_write_is_a_one_line_error(run_cli, reader, tmp_path):
+    # OpenCV raises on a name it has no writer for (.txt, no extension) where it returns False for a bad folder
+    for out in (tmp_path / "out.txt", tmp_path / "out", tmp_path / "no" / "such" / "out.png"):
+        done = run_cli("dice", "read", str(DEV / "scene-00200.jpg"), "--set", "dev", "--annotate", str(out))
+        assert done.returncode == 2 and done.stderr.strip().count("\n") == 0, done.stderr
+        assert f"cannot write {out}" in done.stderr and not out.exists()
+
+
 def test_replay_camera(tmp_path):
     from companion.devices.camera import FolderCamera
 
