@@ -35,6 +35,8 @@ def read_image(path: str | Path) -> np.ndarray:
     import cv2
 
     path = Path(path)
+    if path.is_dir():
+        raise DeviceError(f"{path}: is a folder, not an image")
     if not path.is_file():
         raise DeviceError(f"{path}: no such image")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)

@@ -243,9 +243,19 @@ def load_graves(data: Any, image: np.ndarray | None = None) -> dict[str, np.ndar
             graves[name] = cv2.convexHull(points).reshape(-1, 2)
             continue
         if not (isinstance(spec, list) and len(spec) >= 3 and all(isinstance(p, list) and len(p) == 2
-                                                                  and all(isinstance(v, (int, float)) for v in p) for p in spec)):
+                                                                  and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                                          and np.isfinite(v) for v in p) for p in spec)):
             raise BadInput(f"grave {name!r}: a polygon is a list of at least 3 [x, y] points")
         graves[name] = np.array(spec, np.float32)
+        if abs(cv2.contourArea(graves[name])) < 1.0:
+            raise BadInput(f"grave {name!r}: its points enclose no area (all on one line?)")
+    if image is not None:
+        h, w = image.shape[:2]
+        frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        for name, polygon in graves.items():
+            # a grave the photo does not show would always read empty: a map for another camera or photo size
+            if cv2.intersectConvexConvex(cv2.convexHull(polygon), frame)[0] <= 0:
+                raise BadInput(f"grave {name!r} lies outside the {w}x{h} photo: a map made for another camera?")
     return graves
 
 

@@ -237,6 +237,7 @@ def test_cli_read_and_annotate(run_cli, reader, tmp_path):
 
 def test_cli_errors(run_cli, reader, tmp_path):
     assert "no such image" in run_cli("dice", "read", "missing.jpg", "--set", "dev").stderr
+    assert "is a folder, not an image" in run_cli("dice", "read", str(tmp_path), "--set", "dev").stderr
     assert "no dice set 'nope'" in run_cli("dice", "read", str(DEV / "scene-00200.jpg"), "--set", "nope").stderr
     done = run_cli("dice", "enroll", str(tmp_path / "nothing"), "--set", "x")
     assert done.returncode == 2 and "no such folder" in done.stderr

@@ -61,6 +61,11 @@ def test_enrollment_needs_every_type(tmp_path):
     ({"north": [[0, 0], [1, 1]]}, "at least 3"),
     ({"north": {"aruco": [0, 1, 2]}}, "not seen"),
     ([1, 2], "maps each grave"),
+    ({"north": [[0, 0], [float("inf"), 0], [5, 5]]}, "at least 3"),  # JSON's 1e400
+    ({"north": [[0, 0], [True, 0], [5, 5]]}, "at least 3"),
+    ({"north": [[0, 0], [10, 10], [20, 20]]}, "enclose no area"),
+    ({"north": [[10, 10], [50, 10], [50, 50]], "south": [[300, 300], [400, 300], [350, 400]]},
+     "'south' lies outside the 100x100 photo"),
 ])
 def test_bad_graves_files(data, message):
     with pytest.raises(BadInput, match=message):
