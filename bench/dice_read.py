@@ -50,7 +50,7 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
         for die in truth:
             near = [i for i, d in enumerate(reading["dice"])
                     if abs(d["center"][0] - die["center"][0]) + abs(d["center"][1] - die["center"][1]) < MATCH_PX]
-            used.update(near)
+            used.update(near[:1])  # a second reading of one die is a die too many: counted as a phantom
             if die["cocked"]:
                 cocked_read += bool(near)
                 ok_photo &= not near

@@ -223,6 +223,7 @@ class DiceReader:
                 unreadable.append({"center": centre, "why": f"{face} or {other}: the face changes with the die's size"})
             else:
                 dice.append(_die_read(face, score, margin, seen))
+        dice, unreadable = _each_die_once(dice, unreadable, crop)
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": _once_each(unreadable, dice, crop),
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
@@ -386,6 +387,25 @@ class DiceReader:
             faces, starts = np.unique(labels[self._order], return_index=True)
             self._faces, self._starts = [str(f) for f in faces], starts
         return self._faces, self._starts
+
+
+def _each_die_once(dice: list[dict[str, Any]], unreadable: list[dict[str, Any]],
+                   side: float) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One reading per die: a die whose blob was split in two (a shadow, a neighbour) may be found from
+    both halves. Found twice as the same face it is one die; as two faces it is not read (one of the two
+    is a misread, and which cannot be told)."""
+    kept: list[dict[str, Any]] = []
+    doubted: list[dict[str, Any]] = []
+    for die in sorted(dice, key=lambda d: -d["confidence"]):
+        twin = next((k for k in kept + doubted if np.hypot(die["center"][0] - k["center"][0],
+                                                           die["center"][1] - k["center"][1]) < 0.7 * side), None)
+        if twin is None:
+            kept.append(die)
+        elif twin["face"] != die["face"] and twin in kept:
+            kept.remove(twin)
+            doubted.append(twin)
+            unreadable.append({"center": twin["center"], "why": f"{twin['face']} or {die['face']}: read both ways"})
+    return kept, unreadable
 
 
 def _once_each(unreadable: list[dict[str, Any]], dice: list[dict[str, Any]], side: float) -> list[dict[str, Any]]:
