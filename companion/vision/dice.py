@@ -36,6 +36,8 @@ FLAT_TO_FACE = 1.1    # a die's face, bevel and all, to the flat square its outl
 REF_SCALES = (0.95, 1.0, 1.05)  # enrolled faces a little nearer and farther: the camera's perspective
 SQUASHES = (0.85, 0.7, 0.55)  # a leaning die's face seen at a slant: 30-60 degrees (milder leans look level)
 COARSE = 32           # of those, enough to rank the places worth a closer look
+ALWAYS_LOOKED_AT = 3  # likeliest places in a blob looked at closely however low their rough score: a die whose
+                      # sides show gives its blob a turn 10-15 degrees off its face's, and scores low there
 SIZE_DOUBT = (0.93, 1.07)  # a die read must read the same this much smaller and bigger
 TOP_OPTIONS = 12      # squares per enrollment photo that may be its top face
 MIN_AGREEMENT = 0.6   # an enrollment photo matching no other photo of its face below this is not learned from
@@ -268,7 +270,8 @@ class DiceReader:
         coarse = np.concatenate(coarse)
         found: list[dict[str, Any]] = []
         for attempt, k in enumerate(np.argsort(-coarse)):
-            if coarse[k] < MIN_SCORE - 0.1 or len(found) > blob.area / (side * side) or attempt > 3 * len(found) + 6:
+            rough = coarse[k] < MIN_SCORE - 0.1 and attempt >= ALWAYS_LOOKED_AT
+            if rough or len(found) > blob.area / (side * side) or attempt > 3 * len(found) + 6:
                 break
             (spot, turn) = boxes[k]
             if any(np.hypot(spot[0] - d["center"][0], spot[1] - d["center"][1]) < 0.8 * side for d in found):
