@@ -6,7 +6,9 @@ thrown onto the mat by Blender's rigid-body physics, so they come to rest
 naturally: touching, some cocked on each other, a few off the mat; real
 light and shadow (a warm room, a hard overhead lamp, a dim room with sensor
 noise, a side window), glossy print, a 66 degree 2304x1296 camera 55-75 cm
-up with up to 15 degrees of tilt, some blur. Ground truth per photo: each
+up with up to 15 degrees of tilt (each photo its own camera; --table-camera:
+one camera for the whole set, enrollment photos too, as at a real table where
+the enrollment photos are "taken by the table camera"), some blur. Ground truth per photo: each
 die's face id, kind, the pixel centre and corners of its top face, "cocked"
 when the top face is more than 12 degrees from level, and "hidden" when the
 camera cannot see the top face's centre (under another die).
@@ -130,6 +132,12 @@ def _pixel(scene, cam, point: Vector) -> tuple[float, float, float]:
     return x * IMAGE_W, (1 - y) * IMAGE_H, z
 
 
+def _draw_rig(rng: random.Random) -> tuple[float, float, float, float, float, float]:
+    """A camera: height (m), tilt and its direction (radians), the point it looks at (m), roll (degrees)."""
+    return (rng.uniform(0.55, 0.75), math.radians(rng.uniform(0, 15)), rng.uniform(0, 2 * math.pi),
+            rng.uniform(-0.03, 0.03), rng.uniform(-0.02, 0.02), rng.uniform(-6, 6))
+
+
 def _scene(rng: random.Random, nrng: np.random.Generator, folder: Path, markers: bool, light: str, samples: int):
     """An empty table: the mat, the lights and a camera. Returns (scene, camera, mat object)."""
     scene = bpy.context.scene
@@ -193,13 +201,14 @@ def _scene(rng: random.Random, nrng: np.random.Generator, folder: Path, markers:
     cam = bpy.data.objects.new("camera", cam_data)
     scene.collection.objects.link(cam)
     scene.camera = cam
-    height = rng.uniform(0.55, 0.75)
-    tilt, direction = math.radians(rng.uniform(0, 15)), rng.uniform(0, 2 * math.pi)
-    target = Vector((rng.uniform(-0.03, 0.03), rng.uniform(-0.02, 0.02), 0))
+    # drawn for every photo (the random stream stays the same), then the set's one rig if it has one
+    rig = _draw_rig(rng)
+    height, tilt, direction, tx, ty, roll_deg = TABLE_RIG or rig
+    target = Vector((tx, ty, 0))
     cam.location = target + height * Vector((math.sin(tilt) * math.cos(direction), math.sin(tilt) * math.sin(direction),
                                              math.cos(tilt)))
     # straight down, the camera's up is the mat's far edge; then a small roll, then the tilt towards the target
-    roll = Matrix.Rotation(math.radians(rng.uniform(-6, 6)), 3, "Z")
+    roll = Matrix.Rotation(math.radians(roll_deg), 3, "Z")
     lean = Vector((0, 0, -1)).rotation_difference((target - cam.location).normalized()).to_matrix()
     cam.rotation_euler = (lean @ roll).to_euler()
     return scene, cam, mat_obj
@@ -371,7 +380,8 @@ def render_scene(seed: int, style: int, colouring: str, samples: int, n_dice: in
                           "cocked": tilt > COCKED_DEG or hidden, "tilt_deg": round(tilt, 1), "hidden": hidden})
         photo = _finish(folder, _render(scene, folder), rng, nrng, light, blur)
     meta = {"seed": seed, "renderer": "blender-cycles", "style": style, "colouring": colouring, "light": light,
-            "markers": markers, "blur": blur, "samples": samples}
+            "markers": markers, "blur": blur, "samples": samples,
+            "table_camera": TABLE_RIG is not None}
     return photo, {"dice": truth, "scene": meta}
 
 
@@ -409,6 +419,9 @@ def render_single(seed: int, face: str, style: int, colouring: str, samples: int
     return photo[y0:y0 + 320, x0:x0 + 320]
 
 
+TABLE_RIG: tuple[float, float, float, float, float, float] | None = None  # --table-camera: one rig for the set
+
+
 def write_set(out: Path, photos: int, first_seed: int, style: int, colouring: str, enroll: int, samples: int) -> None:
     """Enrollment photos first (a reader can be tried as soon as a scene is out); files already there are kept."""
     for face in FACE_IDS if enroll else ():
@@ -440,5 +453,11 @@ if __name__ == "__main__":
     p.add_argument("--colouring", choices=sorted(COLOURINGS), default="black")
     p.add_argument("--enroll", type=int, default=0, help="enrollment photos per face")
     p.add_argument("--samples", type=int, default=48, help="Cycles samples per pixel (denoised)")
+    p.add_argument("--table-camera", action="store_true",
+                   help="one camera (height, tilt) for every photo of the set, enrollment too, as at a real table; "
+                        "without it each photo has its own")
     a = p.parse_args()
+    if a.table_camera:
+        TABLE_RIG = _draw_rig(random.Random(a.seed * 13 + 7))
+        print(f"table camera: {TABLE_RIG[0] * 100:.0f} cm up, tilted {math.degrees(TABLE_RIG[1]):.1f} degrees", flush=True)
     write_set(a.out, a.photos, a.seed, a.style, a.colouring, a.enroll, a.samples)
