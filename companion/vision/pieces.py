@@ -31,6 +31,7 @@ FAR_RATIO = 2.4         # ... when every other type is this much farther
 NEW_DESIGN_SIZE = (0.7, 1.15)  # ... and it is the size of one piece of the type (of its largest enrolled one)
 MIN_RATIO = 1.25        # nearest other type must be this much farther than the nearest of the chosen type
 MIN_SPREAD = np.array([0.05, 0.05, 0.02, 0.05, 1.0, 0.05, 0.05, 0.05, 0.05])  # per measure (1.0: holes, a count)
+OUTLINE_PX = 4          # work px beyond a grave's polygon a piece touching its outline may reach
 PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
 
 
@@ -61,6 +62,7 @@ class Shape:
     features: np.ndarray
     area: float
     at_border: bool = False  # touches the photo's edge: part of it may be out of view
+    contour: np.ndarray | None = None  # its outline in the work mask (half resolution)
 
 
 def shapes(image: np.ndarray, light: bool = True, min_area: float = 150) -> list[Shape]:
@@ -89,7 +91,7 @@ def shapes_in_mask(mask: np.ndarray, min_area: float = 150) -> list[Shape]:
                              np.log(cv2.arcLength(contour, True) ** 2 / area), min(holes, 6), *hu], np.float64)
         x, y, w, h = cv2.boundingRect(contour)
         at_border = x <= 1 or y <= 1 or x + w >= mask.shape[1] - 1 or y + h >= mask.shape[0] - 1
-        found.append(Shape((cx / WORK, cy / WORK), features, area / WORK ** 2, at_border))
+        found.append(Shape((cx / WORK, cy / WORK), features, area / WORK ** 2, at_border, contour))
     return found
 
 
@@ -168,6 +170,25 @@ class PieceReader:
             return None, f"smaller than any enrolled {kind}: half hidden, or another piece?"
         return kind, ""
 
+    def _cut_to_its_grave(self, mask: np.ndarray, shape: Shape,
+                          graves: dict[str, np.ndarray]) -> tuple[Shape, str, str] | None:
+        """A blob at the photo's edge that is like no piece may be a whole piece touching its grave's outline,
+        joined through it to a light strip along the photo's edge (the board's margin). Cut to its grave (and
+        a few px beyond the outline) it is named if what is left is one piece clear of the edge; else None."""
+        grave = next((poly for poly in graves.values() if cv2.pointPolygonTest(poly, shape.center, False) >= 0), None)
+        if grave is None or shape.contour is None:
+            return None
+        blob = np.zeros_like(mask)
+        cv2.drawContours(blob, [shape.contour], -1, 255, -1)
+        inside = np.zeros_like(mask)
+        cv2.fillPoly(inside, [np.round(grave * WORK).astype(np.int32)], 255)
+        inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * OUTLINE_PX + 1,) * 2))
+        parts = sorted(shapes_in_mask(blob & mask & inside), key=lambda s: -s.area)
+        if not parts or parts[0].at_border or (len(parts) > 1 and parts[1].area > 0.1 * parts[0].area):
+            return None
+        kind, why = self.classify(parts[0])
+        return (parts[0], kind, why) if kind else None
+
     def _new_design(self, shape: Shape, kind: str, d1: float, d2: float) -> bool:
         """A piece unlike every enrolled one, but far less like any other type and of one piece's size: a design
         of that type the enrollment did not show (the ribs' combs vary most). Overlapping pieces and scraps
@@ -182,8 +203,11 @@ class PieceReader:
         counts = {name: {t: 0 for t in PIECE_TYPES} for name in graves}
         outside = {t: 0 for t in PIECE_TYPES}
         unreadable = []
-        for shape in shapes(image, self.light):
+        mask = _mask(image, self.light)
+        for shape in shapes_in_mask(mask):
             kind, why = self.classify(shape)
+            if kind is None and shape.at_border:
+                shape, kind, why = self._cut_to_its_grave(mask, shape, graves) or (shape, kind, why)
             # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
             # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered
             # graves to save 1)
