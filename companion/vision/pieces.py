@@ -31,7 +31,7 @@ FAR_RATIO = 2.4         # ... when every other type is this much farther
 NEW_DESIGN_SIZE = (0.7, 1.15)  # ... and it is the size of one piece of the type (of its largest enrolled one)
 MIN_RATIO = 1.25        # nearest other type must be this much farther than the nearest of the chosen type
 MIN_SPREAD = np.array([0.05, 0.05, 0.02, 0.05, 1.0, 0.05, 0.05, 0.05, 0.05])  # per measure (1.0: holes, a count)
-OUTLINE_PX = 4          # work px beyond a grave's polygon a piece touching its outline may reach
+BEYOND = 0.97           # a blob with more than 3 % of it outside its grave is judged inside it too
 PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
 
 
@@ -170,24 +170,27 @@ class PieceReader:
             return None, f"smaller than any enrolled {kind}: half hidden, or another piece?"
         return kind, ""
 
-    def _cut_to_its_grave(self, mask: np.ndarray, shape: Shape,
-                          graves: dict[str, np.ndarray]) -> tuple[Shape, str, str] | None:
-        """A blob at the photo's edge that is like no piece may be a whole piece touching its grave's outline,
-        joined through it to a light strip along the photo's edge (the board's margin). Cut to its grave (and
-        a few px beyond the outline) it is named if what is left is one piece clear of the edge; else None."""
+    def _inside_its_grave(self, mask: np.ndarray, shape: Shape, graves: dict[str, np.ndarray]) -> Shape | None:
+        """The part of a blob inside the grave its centre is in, when the blob reaches beyond it and what is
+        left is one shape clear of the photo's edge; else None. A piece touching its grave's outline is joined
+        through it to whatever touches the outline outside (the board's light margin, bits of the outline)."""
         grave = next((poly for poly in graves.values() if cv2.pointPolygonTest(poly, shape.center, False) >= 0), None)
         if grave is None or shape.contour is None:
             return None
+        x, y, w, h = cv2.boundingRect(shape.contour)
         blob = np.zeros_like(mask)
-        cv2.drawContours(blob, [shape.contour], -1, 255, -1)
+        cv2.drawContours(blob[y:y + h, x:x + w], [shape.contour - [x, y]], -1, 255, -1, offset=(0, 0))
+        blob[y:y + h, x:x + w] &= mask[y:y + h, x:x + w]
         inside = np.zeros_like(mask)
-        cv2.fillPoly(inside, [np.round(grave * WORK).astype(np.int32)], 255)
-        inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * OUTLINE_PX + 1,) * 2))
-        parts = sorted(shapes_in_mask(blob & mask & inside), key=lambda s: -s.area)
+        cv2.fillPoly(inside[y:y + h, x:x + w], [np.round(grave * WORK).astype(np.int32) - [x, y]], 255)
+        kept = blob[y:y + h, x:x + w] & inside[y:y + h, x:x + w]
+        if cv2.countNonZero(kept) >= BEYOND * cv2.countNonZero(blob[y:y + h, x:x + w]):
+            return None  # (nearly) all of it is in its grave
+        blob[y:y + h, x:x + w] = kept
+        parts = sorted(shapes_in_mask(blob), key=lambda s: -s.area)
         if not parts or parts[0].at_border or (len(parts) > 1 and parts[1].area > 0.1 * parts[0].area):
             return None
-        kind, why = self.classify(parts[0])
-        return (parts[0], kind, why) if kind else None
+        return parts[0]
 
     def _new_design(self, shape: Shape, kind: str, d1: float, d2: float) -> bool:
         """A piece unlike every enrolled one, but far less like any other type and of one piece's size: a design
@@ -206,8 +209,14 @@ class PieceReader:
         mask = _mask(image, self.light)
         for shape in shapes_in_mask(mask):
             kind, why = self.classify(shape)
-            if kind is None and shape.at_border:
-                shape, kind, why = self._cut_to_its_grave(mask, shape, graves) or (shape, kind, why)
+            # a blob reaching beyond its grave is judged inside it too: a piece touching the outline is joined
+            # to what lies beyond (an arm and a scrap of the board's margin looked like a leg)
+            if (inner := self._inside_its_grave(mask, shape, graves)) is not None:
+                inner_kind, inner_why = self.classify(inner)
+                if kind is None and inner_kind:  # the piece, once what it touched beyond its grave is cut off
+                    shape, kind, why = inner, inner_kind, inner_why
+                elif kind and inner_kind and inner_kind != kind:
+                    kind, why = None, f"{kind} or {inner_kind}: it touches its grave's outline"
             # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
             # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered
             # graves to save 1)
