@@ -177,17 +177,18 @@ class PieceReader:
         grave = next((poly for poly in graves.values() if cv2.pointPolygonTest(poly, shape.center, False) >= 0), None)
         if grave is None or shape.contour is None:
             return None
+        # on the blob's box first: most blobs lie (nearly) all inside their grave
         x, y, w, h = cv2.boundingRect(shape.contour)
-        blob = np.zeros_like(mask)
-        cv2.drawContours(blob[y:y + h, x:x + w], [shape.contour - [x, y]], -1, 255, -1, offset=(0, 0))
-        blob[y:y + h, x:x + w] &= mask[y:y + h, x:x + w]
-        inside = np.zeros_like(mask)
-        cv2.fillPoly(inside[y:y + h, x:x + w], [np.round(grave * WORK).astype(np.int32) - [x, y]], 255)
-        kept = blob[y:y + h, x:x + w] & inside[y:y + h, x:x + w]
-        if cv2.countNonZero(kept) >= BEYOND * cv2.countNonZero(blob[y:y + h, x:x + w]):
-            return None  # (nearly) all of it is in its grave
-        blob[y:y + h, x:x + w] = kept
-        parts = sorted(shapes_in_mask(blob), key=lambda s: -s.area)
+        blob = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob, [shape.contour - [x, y]], -1, 255, -1)
+        blob &= mask[y:y + h, x:x + w]
+        inside = np.zeros_like(blob)
+        cv2.fillPoly(inside, [np.round(grave * WORK).astype(np.int32) - [x, y]], 255)
+        if cv2.countNonZero(blob & inside) >= BEYOND * cv2.countNonZero(blob):
+            return None
+        cut = np.zeros_like(mask)  # the whole photo's frame: the parts' centres and edge contact
+        cut[y:y + h, x:x + w] = blob & inside
+        parts = sorted(shapes_in_mask(cut), key=lambda s: -s.area)
         if not parts or parts[0].at_border or (len(parts) > 1 and parts[1].area > 0.1 * parts[0].area):
             return None
         return parts[0]
