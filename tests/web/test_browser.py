@@ -1,5 +1,6 @@
 """The real page in headless Chromium, served by waitress on 127.0.0.1, buttons on mock pins."""
 
+import itertools
 import os
 import shutil
 import threading
@@ -82,6 +83,17 @@ def test_a_button_press_on_the_pins_changes_the_page(server, page, companion, pi
     for name in ("kiosk-bones",):
         shoot(page, name, 800, 480)
         shoot(page, name, 1920, 1080)
+
+
+def test_players_level_on_points_are_named_apart_on_the_chart(server, page, companion):
+    """At the start every player is on 0: their names at the lines' ends were drawn on top of each other."""
+    page.goto(server + "/kiosk")
+    live(page)
+    boxes = [page.locator("[data-testid=chart] text").nth(k).bounding_box()
+             for k in range(page.locator("[data-testid=chart] text").count())]
+    assert len(boxes) == len(companion.table.state.players) >= 2
+    for a, b in itertools.combinations(boxes, 2):
+        assert a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5, (a, b)
 
 
 def test_turn_button_on_mock_pins_reaches_the_page(server, page, companion, pin_factory):
@@ -176,7 +188,9 @@ def test_rolling_bones_from_a_replayed_photo(photo_companion, browser):
             if selects.count() == 0:
                 break
             text = page.locator(".photo .row").first.inner_text()
-            x, y = (float(v) for v in text.split(":")[0].replace("Die at", "").split(","))
+            label, where = text.split(":")[0].split(" Die at ")
+            assert label == "?1"  # the first row is the photo's ?1
+            x, y = (float(v) for v in where.split(","))
             die = min(truth, key=lambda d: abs(d["center"][0] - x) + abs(d["center"][1] - y))
             selects.first.select_option(die["face"])
             page.wait_for_timeout(200)

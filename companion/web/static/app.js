@@ -149,7 +149,8 @@ function renderBones(s) {
     reading.unreadable.forEach((die, i) => {
       const pick = el("select", { onchange: (e) => api("/api/bones/name-die", { index: i, face: e.target.value }) },
         el("option", { value: "" }, "name it…"), ...FACES.map((f) => el("option", { value: f }, f)));
-      box.append(el("div", { class: "row" }, `Die at ${die.center.map(Math.round).join(", ")}: ${die.why} `, pick));
+      // "?N" is the die's label on the photo: the kiosk's players match rows to circles by it, not by pixels
+      box.append(el("div", { class: "row" }, `?${i + 1} Die at ${die.center.map(Math.round).join(", ")}: ${die.why} `, pick));
     });
     right.append(box);
   }
@@ -218,9 +219,12 @@ function chart(s) {
   const colours = ["#58a6ff", "#f7768e", "#3fb950", "#e3a008", "#bb9af7", "#7dcfff"];
   const g = svg("svg", { viewBox: `0 0 ${w} ${h}`, "data-testid": "chart", role: "img", "aria-label": "score history" },
     svg("line", { x1: pad, x2: w - pad, y1: y(s.target), y2: y(s.target), stroke: "#555", "stroke-dasharray": "4" }));
-  totals.forEach((t, i) => g.append(svg("polyline", { fill: "none", stroke: colours[i % 6], "stroke-width": 2.5,
-    points: t.map((v, k) => `${x(k)},${y(v)}`).join(" ") }),
-    svg("text", { x: x(t.length - 1) + 2, y: y(t[t.length - 1]) - 3, "font-size": 10 }, s.players[i])));
+  // names at their lines' ends, one under another where scores are level (at the start all are)
+  const ends = totals.map((t, i) => ({ i, y: y(t[t.length - 1]) - 3 })).sort((a, b) => a.y - b.y);
+  ends.forEach((e, k) => { if (k && e.y - ends[k - 1].y < 11) e.y = ends[k - 1].y + 11; });
+  ends.forEach(({ i, y: labelY }) => g.append(svg("polyline", { fill: "none", stroke: colours[i % 6], "stroke-width": 2.5,
+    points: totals[i].map((v, k) => `${x(k)},${y(v)}`).join(" ") }),
+    svg("text", { x: x(totals[i].length - 1) + 2, y: labelY, "font-size": 10, style: `fill:${colours[i % 6]}` }, s.players[i])));
   return g;
 }
 
