@@ -411,3 +411,34 @@ def test_a_die_found_twice_is_one_die_or_none():
     # two faces at one die: one is a misread, and which cannot be told
     dice, unreadable = _each_die_once([die("left-hand", 100, 0.9), die("right-hand", 103, 0.95)], [], 50)
     assert not dice and unreadable == [{"center": [103, 100.0], "why": "right-hand or left-hand: read both ways"}]
+
+
+def test_labels_on_the_annotated_photo_never_cover_each_other(reader):
+    """Touching dice had their names and reasons written over each other on the kiosk's photo. Each label goes
+    beside its circle where it covers no other label or circle, else its short form (?N), else none (the page
+    lists every die); a die standing apart is always named in full."""
+    from companion.vision.dice import _label_places
+
+    def places(reading, shape, scale=1.44):
+        marks = [(d["center"], 28, None, 2, [d["face"]], None) for d in reading["dice"]]
+        marks += [(d["center"], 30, None, 3, [f"?{k + 1} {d['why']}", f"?{k + 1}"], None)
+                  for k, d in enumerate(reading["unreadable"])]
+        circles = [(x - r * scale, y - r * scale, x + r * scale, y + r * scale) for (x, y), r, *_ in marks]
+        return marks, _label_places(marks, circles, scale, shape)
+
+    crowded = {"dice": [{"face": "left-lower-leg", "center": [500.0 + 30 * k, 400.0]} for k in range(6)],
+               "unreadable": [{"center": [515.0 + 30 * k, 440.0], "why": "dice touching: could not separate"}
+                              for k in range(5)]}
+    _, placed = places(crowded, (1296, 2304, 3))
+    boxes = []
+    for text, (left, bottom), _ in placed:
+        (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * 1.44, 2)
+        boxes.append((left, bottom - h, left + w, bottom + base))
+    assert len(placed) >= 3  # of 11 circles 30 px apart: the rest are listed on the page
+    assert all(not (a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1)
+               for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    image = cv2.imread(str(DEV / "scene-00200.jpg"))
+    marks, placed = places(reader.read(image), image.shape)
+    apart = [texts[0] for (x, y), *_, texts, _ in marks
+             if all(np.hypot(x - u, y - v) > 200 for (u, v), *_ in marks if (u, v) != (x, y))]
+    assert apart and set(apart) <= {text for text, _, _ in placed}
