@@ -207,7 +207,7 @@ class DiceReader:
             if _sharpness(patch) < MIN_SHARPNESS:
                 unreadable.append({"center": centre, "why": "blurred"})
                 continue
-            face, score, runner_up, margin, seen, _ = self._classify_near(gray, blob, crop)
+            face, score, runner_up, margin, seen, turned = self._classify_near(gray, blob, crop)
             if score < MIN_SCORE or margin < MIN_MARGIN:
                 # the blob's box may be off (a shadow, a neighbour's corner): look around it before giving up
                 grown = Blob(blob.center, (max(blob.size[0], crop) * 1.3, max(blob.size[1], crop) * 1.3), blob.angle,
@@ -221,7 +221,7 @@ class DiceReader:
                 unreadable.append({"center": centre, "why": f"face not clear: cocked or covered? (looks most like {face})"})
             elif margin < MIN_MARGIN:
                 unreadable.append({"center": centre, "why": f"{face} or {runner_up}: too close to call"})
-            elif (other := self._face_at_other_sizes(gray, blob, crop, face)) is not None:
+            elif (other := self._face_at_other_sizes(gray, seen, turned, crop, face)) is not None:
                 unreadable.append({"center": centre, "why": f"{face} or {other}: the face changes with the die's size"})
             else:
                 dice.append(_die_read(face, score, margin, seen))
@@ -230,11 +230,14 @@ class DiceReader:
         return {"dice": dice, "unreadable": _once_each(unreadable, dice, crop),
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
 
-    def _face_at_other_sizes(self, gray: np.ndarray, blob: Blob, side: float, face: str) -> str | None:
+    def _face_at_other_sizes(self, gray: np.ndarray, seen: list[float], turn: float, side: float, face: str) -> str | None:
         """Another face this die reads as when the die size is a little off (the photo's die size is
-        measured, and may be wrong by a tenth or more), or None: a face clearly seen reads the same."""
+        measured, and may be wrong by a tenth or more), or None: a face clearly seen reads the same. Judged where
+        the face was seen, a couple of px and 3 degrees around it (each turn's shifts cut from one warp)."""
         for k in SIZE_DOUBT:
-            other = self._classify_near(gray, blob, side * k)[0]
+            found = [_shifted_faces(gray, (seen[0], seen[1]), turn + dt, side * k, 2)[0] for dt in (-3, 0, 3)]
+            scores = self._scores(np.concatenate(found))
+            other = self._rank(scores[:, int(scores.max(axis=0).argmax())])[0]
             if other != face:
                 return other
         return None
