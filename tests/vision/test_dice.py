@@ -417,14 +417,13 @@ def test_labels_on_the_annotated_photo_never_cover_each_other(reader):
     """Touching dice had their names and reasons written over each other on the kiosk's photo. Each label goes
     beside its circle where it covers no other label or circle, else its short form (?N), else none (the page
     lists every die); a die standing apart is always named in full."""
-    from companion.vision.dice import _label_places
+    from companion.vision.dice import _label_places, _Mark
 
     def places(reading, shape, scale=1.44):
-        marks = [(d["center"], 28, None, 2, [d["face"]], None) for d in reading["dice"]]
-        marks += [(d["center"], 30, None, 3, [f"?{k + 1} {d['why']}", f"?{k + 1}"], None)
+        marks = [_Mark(d["center"], 28, (0, 0, 0), 2, [d["face"]], (0, 0, 0)) for d in reading["dice"]]
+        marks += [_Mark(d["center"], 30, (0, 0, 0), 3, [f"?{k + 1} {d['why']}", f"?{k + 1}"], (0, 0, 0))
                   for k, d in enumerate(reading["unreadable"])]
-        circles = [(x - r * scale, y - r * scale, x + r * scale, y + r * scale) for (x, y), r, *_ in marks]
-        return marks, _label_places(marks, circles, scale, shape)
+        return marks, _label_places(marks, scale, shape)
 
     crowded = {"dice": [{"face": "left-lower-leg", "center": [500.0 + 30 * k, 400.0]} for k in range(6)],
                "unreadable": [{"center": [515.0 + 30 * k, 440.0], "why": "dice touching: could not separate"}
@@ -439,6 +438,6 @@ def test_labels_on_the_annotated_photo_never_cover_each_other(reader):
                for i, a in enumerate(boxes) for b in boxes[i + 1:])
     image = cv2.imread(str(DEV / "scene-00200.jpg"))
     marks, placed = places(reader.read(image), image.shape)
-    apart = [texts[0] for (x, y), *_, texts, _ in marks
-             if all(np.hypot(x - u, y - v) > 200 for (u, v), *_ in marks if (u, v) != (x, y))]
+    apart = [m.texts[0] for m in marks
+             if all(np.hypot(*np.subtract(m.center, o.center)) > 200 for o in marks if o is not m)]
     assert apart and set(apart) <= {text for text, _, _ in placed}
