@@ -684,15 +684,21 @@ def annotate_reading(image: np.ndarray, reading: dict[str, Any]) -> np.ndarray:
     An unreadable die is labelled "?N" (the page lists it under that label) with its reason where that fits."""
     out = image.copy()
     scale = max(1.0, image.shape[1] / 1600)
-    marks = [_Mark(die["center"], 28, (60, 200, 60), 2, [die["face"]], (60, 230, 60)) for die in reading["dice"]]
-    marks += [_Mark(die["center"], 30, (0, 170, 255), 3, [f"?{k + 1} {die['why']}", f"?{k + 1}"], (0, 190, 255))
-              for k, die in enumerate(reading["unreadable"])]
+    marks = _marks(reading)
     for mark in marks:
         cv2.circle(out, (int(mark.center[0]), int(mark.center[1])), int(mark.radius * scale), mark.colour,
                    max(mark.width, int(mark.width * scale)), cv2.LINE_AA)
     for text, origin, ink in _label_places(marks, scale, out.shape):
         cv2.putText(out, text, origin, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, ink, max(1, int(1.5 * scale)), cv2.LINE_AA)
     return out
+
+
+def _marks(reading: dict[str, Any]) -> list[_Mark]:
+    """What the annotated photo draws: a green circle and name per die read, an amber circle and "?N reason"
+    (or just "?N") per unreadable die."""
+    marks = [_Mark(die["center"], 28, (60, 200, 60), 2, [die["face"]], (60, 230, 60)) for die in reading["dice"]]
+    return marks + [_Mark(die["center"], 30, (0, 170, 255), 3, [f"?{k + 1} {die['why']}", f"?{k + 1}"], (0, 190, 255))
+                    for k, die in enumerate(reading["unreadable"])]
 
 
 def _label_places(marks: list[_Mark], scale: float, shape: tuple[int, ...]) -> list[tuple[str, tuple[int, int], tuple[int, int, int]]]:

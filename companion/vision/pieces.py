@@ -170,12 +170,12 @@ class PieceReader:
             return None, f"smaller than any enrolled {kind}: half hidden, or another piece?"
         return kind, ""
 
-    def _inside_its_grave(self, mask: np.ndarray, shape: Shape, graves: dict[str, np.ndarray]) -> Shape | None:
+    @staticmethod
+    def _inside_its_grave(mask: np.ndarray, shape: Shape, grave: np.ndarray) -> Shape | None:
         """The part of a blob inside the grave its centre is in, when the blob reaches beyond it and what is
         left is one shape clear of the photo's edge; else None. A piece touching its grave's outline is joined
         through it to whatever touches the outline outside (the board's light margin, bits of the outline)."""
-        grave = next((poly for poly in graves.values() if cv2.pointPolygonTest(poly, shape.center, False) >= 0), None)
-        if grave is None or shape.contour is None:
+        if shape.contour is None:
             return None
         # on the blob's box first: most blobs lie (nearly) all inside their grave
         x, y, w, h = cv2.boundingRect(shape.contour)
@@ -210,9 +210,10 @@ class PieceReader:
         mask = _mask(image, self.light)
         for shape in shapes_in_mask(mask):
             kind, why = self.classify(shape)
+            grave = next((n for n, poly in graves.items() if cv2.pointPolygonTest(poly, shape.center, False) >= 0), None)
             # a blob reaching beyond its grave is judged inside it too: a piece touching the outline is joined
             # to what lies beyond (an arm and a scrap of the board's margin looked like a leg)
-            if (inner := self._inside_its_grave(mask, shape, graves)) is not None:
+            if grave is not None and (inner := self._inside_its_grave(mask, shape, graves[grave])) is not None:
                 inner_kind, inner_why = self.classify(inner)
                 if kind is None and inner_kind:  # the piece, once what it touched beyond its grave is cut off
                     shape, kind, why = inner, inner_kind, inner_why
@@ -227,8 +228,7 @@ class PieceReader:
             if kind is None:
                 unreadable.append({"center": centre, "why": why})
                 continue
-            grave = next((n for n, poly in graves.items() if cv2.pointPolygonTest(poly, shape.center, False) >= 0), None)
-            (counts[grave] if grave else outside)[kind] += 1
+            (counts[grave] if grave is not None else outside)[kind] += 1
         return {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable,
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
 

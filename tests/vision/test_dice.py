@@ -417,12 +417,10 @@ def test_labels_on_the_annotated_photo_never_cover_each_other(reader):
     """Touching dice had their names and reasons written over each other on the kiosk's photo. Each label goes
     beside its circle where it covers no other label or circle, else its short form (?N), else none (the page
     lists every die); a die standing apart is always named in full."""
-    from companion.vision.dice import _label_places, _Mark
+    from companion.vision.dice import _label_places, _marks
 
     def places(reading, shape, scale=1.44):
-        marks = [_Mark(d["center"], 28, (0, 0, 0), 2, [d["face"]], (0, 0, 0)) for d in reading["dice"]]
-        marks += [_Mark(d["center"], 30, (0, 0, 0), 3, [f"?{k + 1} {d['why']}", f"?{k + 1}"], (0, 0, 0))
-                  for k, d in enumerate(reading["unreadable"])]
+        marks = _marks(reading)
         return marks, _label_places(marks, scale, shape)
 
     crowded = {"dice": [{"face": "left-lower-leg", "center": [500.0 + 30 * k, 400.0]} for k in range(6)],
