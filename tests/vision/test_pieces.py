@@ -160,28 +160,33 @@ def test_a_piece_cut_by_the_photos_edge_is_flagged_so(reader, graves, board):
     assert near and all(u["why"] == "half outside the frame" for u in near)
 
 
+def rendered_board(seed):
+    """A board from the bench renderer as its sets are written (JPEG, quality 88), and its truth."""
+    from bench.render.pieces_scene import render_board
+
+    photo, truth, _ = render_board(seed)
+    return cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])[1], cv2.IMREAD_COLOR), truth
+
+
+def flags_in(reading, grave):
+    return [u for u in reading["unreadable"] if cv2.pointPolygonTest(grave, tuple(u["center"]), False) >= 0]
+
+
 @pytest.mark.parametrize("seed, grave", [(8028, "west"), (9123, "west"), (9505, "east")])
 def test_a_piece_touching_its_graves_outline_by_the_photos_edge_is_named(reader, graves, seed, grave):
     """Rendered boards where a whole piece touches its grave's outline near the photo's edge: the outline joins
     it to the light board margin along the edge, so its blob is like no piece and touches the edge (these
     were flagged "half outside the frame"). Cut to its grave, the piece is named and the grave read right."""
-    from bench.render.pieces_scene import render_board
-
-    photo, truth, _ = render_board(seed)
-    photo = cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])[1], cv2.IMREAD_COLOR)
+    photo, truth = rendered_board(seed)
     reading = reader.read(photo, graves)
     assert reading["graves"][grave] == truth["graves"][grave]
-    assert not [u for u in reading["unreadable"] if cv2.pointPolygonTest(graves[grave], tuple(u["center"]), False) >= 0]
+    assert not flags_in(reading, graves[grave])
 
 
 def test_a_piece_joined_to_its_graves_outline_is_not_miscounted(reader, graves):
     """An arm touching its grave's outline, joined through it to bits of the outline beyond: the blob was
     shaped like a leg and counted as one (a silent wrong count). Judged inside its grave too, it is an arm
     there: the grave is read right or flagged, never wrong."""
-    from bench.render.pieces_scene import render_board
-
-    photo, truth, _ = render_board(9322)
-    photo = cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])[1], cv2.IMREAD_COLOR)
+    photo, truth = rendered_board(9322)
     reading = reader.read(photo, graves)
-    flagged = [u for u in reading["unreadable"] if cv2.pointPolygonTest(graves["north"], tuple(u["center"]), False) >= 0]
-    assert reading["graves"]["north"] == truth["graves"]["north"] or flagged
+    assert reading["graves"]["north"] == truth["graves"]["north"] or flags_in(reading, graves["north"])
