@@ -41,6 +41,8 @@ ALWAYS_LOOKED_AT = 3  # likeliest places in a blob looked at closely however low
 SIZE_DOUBT = (0.93, 1.07)  # a die read must read the same this much smaller and bigger
 TOP_OPTIONS = 12      # squares per enrollment photo that may be its top face
 MIN_AGREEMENT = 0.6   # an enrollment photo matching no other photo of its face below this is not learned from
+HEAP = 12             # dice sides across: a blob bigger than this is not searched (the mat, a hand: not dice)
+ROUGH_TILE = 30       # patch px: a heap's squares are scored this far around each of several centres at a time
 BASIS = 96            # dimensions kept of the 784 of a face patch
 
 
@@ -258,8 +260,8 @@ class DiceReader:
         where any face at any turn matches best nearby, refined, and kept if they clear bars stricter than a
         lone die's (and are not a mat's edge, a leaning face or a blur); a kept die's neighbourhood is ruled
         out. A face that is not clearly seen is not read."""
-        if max(blob.size) > 4.5 * side or min(blob.size) < 0.6 * side:
-            return []  # a heap (too many ways to be wrong), or a strip too thin to hold a die (an edge)
+        if max(blob.size) > HEAP * side or min(blob.size) < 0.6 * side:
+            return []  # more than a heap of dice (the mat itself?), or a strip too thin to hold a die (an edge)
         # every die-sized square over the blob and a little beyond (a blob split in two may hold half a die),
         # 3 patch px apart, scored roughly (the main directions of the enrolled faces only)
         reach = int(np.ceil(((max(blob.size) - side) / 2 + side / 5) / (side * INNER / PATCH)))
@@ -267,18 +269,20 @@ class DiceReader:
         turns = range(0, 90, 10) if blob.faint else {round(blob.angle, 1), round(_edge_angle(gray, blob.center, side), 1)}
         boxes, coarse = [], []
         for turn in turns:
-            vectors, centres = _shifted_faces(gray, blob.center, turn, side, reach, 3)
-            coarse.append(self._scores(vectors, COARSE).max(axis=0))
+            scores, centres = self._rough_scores(gray, blob.center, turn, side, reach)
+            coarse.append(scores)
             boxes += [(tuple(map(float, centre)), turn) for centre in centres]
         coarse = np.concatenate(coarse)
         found: list[dict[str, Any]] = []
-        for attempt, k in enumerate(np.argsort(-coarse)):
-            rough = coarse[k] < MIN_SCORE - 0.1 and attempt >= ALWAYS_LOOKED_AT
-            if rough or len(found) > blob.area / (side * side) or attempt > 3 * len(found) + 6:
+        looks = 0  # places looked at: one on a die already found is not a look (a heap's best places are its dice)
+        for k in np.argsort(-coarse):
+            rough = coarse[k] < MIN_SCORE - 0.1 and looks >= ALWAYS_LOOKED_AT
+            if rough or len(found) > blob.area / (side * side) or looks > 3 * len(found) + 6:
                 break
             (spot, turn) = boxes[k]
             if any(np.hypot(spot[0] - d["center"][0], spot[1] - d["center"][1]) < 0.8 * side for d in found):
                 continue
+            looks += 1
             if _ink(_patch(gray, Blob(spot, (side, side), turn, side * side, False), side)) < MIN_INK:
                 continue  # plain mat or shadow: nothing printed here
             # the face that matches best nearby at any turn (a die's edges may not give its turn: its sides
@@ -294,6 +298,27 @@ class DiceReader:
                     and _sharpness(_patch(gray, Blob(tuple(seen), (side, side), turned, 0, False), side)) >= MIN_SHARPNESS):
                 found.append(_die_read(face, score, margin, seen))
         return found
+
+    def _rough_scores(self, gray: np.ndarray, centre: tuple[float, float], turn: float, side: float,
+                      reach: int, step: int = 3) -> tuple[np.ndarray, np.ndarray]:
+        """The rough score (best reference, main directions only) of every die-sized square up to ``reach``
+        patch px around ``centre``, ``step`` apart, and each one's centre. A heap's squares are scored a
+        tile at a time: all at once, a heap 12 dice across would hold ~200 MB of patches."""
+        if reach <= ROUGH_TILE:
+            vectors, centres = _shifted_faces(gray, centre, turn, side, reach, step)
+            return self._scores(vectors, COARSE).max(axis=0), centres
+        a, px = np.deg2rad(turn), side * INNER / PATCH
+        c, s = np.cos(a), np.sin(a)
+        # tiles' centres (patch px from ``centre``) such that their squares continue one grid ``step`` apart
+        middles = np.arange(-reach + ROUGH_TILE, reach + ROUGH_TILE, 2 * ROUGH_TILE + step)
+        scores, centres = [], []
+        for v in middles:
+            for u in middles:
+                at = (centre[0] + (u * c - v * s) * px, centre[1] + (u * s + v * c) * px)
+                vectors, where = _shifted_faces(gray, at, turn, side, ROUGH_TILE, step)
+                scores.append(self._scores(vectors, COARSE).max(axis=0))
+                centres.append(where)
+        return np.concatenate(scores), np.concatenate(centres)
 
     def _foreshortened(self, gray: np.ndarray, centre: list[float], turn: float, side: float) -> bool:
         """Does the face match better squashed along one of its axes than square? A leaning die's top face is

@@ -108,10 +108,10 @@ def test_the_die_size_is_found_in_each_photo(blender_reader, scene):
 
 def test_physically_based_photos_are_read_and_seldom_misread(blender_reader):
     """Dice showing their sides, shadows, specular tops, blur, each photo at its own camera height: the reader
-    reads about half the level dice and abstains on the rest; a misread stays rare (one hat taken for a
-    gravestone of 180 level dice when this was written: the hat's four enrollment photos are poor)."""
+    reads about two level dice in three (70 % when this was written) and abstains on the rest; a misread stays
+    rare (one of 180 level dice: the hat's four enrollment photos are poor)."""
     level, right, wrong, _ = tally(blender_reader, BLENDER)
-    assert right >= 0.45 * level
+    assert right >= 0.6 * level
     assert wrong <= 0.01 * level
 
 
@@ -177,6 +177,46 @@ def test_a_face_cut_from_one_warp_is_the_face_cut_alone():
     for k in (0, 7, 12, 24):
         alone = _normalise_all(_patch(gray, Blob(tuple(centres[k]), (50, 50), 17.0, 0, False), 50)[None])[0]
         assert float(alone @ vectors[k]) > 0.99
+
+
+def test_a_heaps_squares_scored_a_tile_at_a_time_are_its_squares_scored_at_once(blender_reader):
+    """A heap is scored in tiles (memory); the tiles cover every square the whole window would, with the same
+    rough scores (to the warp's rounding: it places a window to 1/32 px), and may reach a little beyond."""
+    from companion.vision.dice import ROUGH_TILE, _shifted_faces
+
+    gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00110.jpg")), cv2.COLOR_BGR2GRAY)
+    reach = 2 * ROUGH_TILE + 9
+    tiled, where = blender_reader._rough_scores(gray, (1200.0, 600.0), 23.0, 47.0, reach)
+    vectors, centres = _shifted_faces(gray, (1200.0, 600.0), 23.0, 47.0, reach, 3)
+    whole = blender_reader._scores(vectors, 32).max(axis=0)
+    for score, centre in zip(whole, centres):
+        k = int(np.argmin(np.hypot(*(where - centre).T)))
+        assert np.hypot(*(where[k] - centre)) < 0.01 and abs(tiled[k] - score) < 0.02
+
+
+def test_dice_in_a_heap_are_read(blender_reader):
+    """Two heaps of 11 and 15 dice (blobs 7-8 dice sides across, shadows and all): most level dice in them
+    are read, and none wrong. Heaps bigger than 4.5 sides were not searched at all (1 of 18 read)."""
+    from companion.vision.blobs import find_blobs
+
+    level = right = wrong = 0
+    for scene in ("scene-00103", "scene-00110"):
+        image = cv2.imread(str(BLENDER / f"{scene}.jpg"))
+        truth = json.loads((BLENDER / f"{scene}.json").read_text())["dice"]
+        reading = blender_reader.read(image)
+        heaps = [b for b in find_blobs(image, blender_reader.die_side)[0] if max(b.size) > 4.5 * blender_reader.die_side]
+        assert heaps, scene
+        for heap in heaps:
+            box = cv2.boxPoints((heap.center, heap.size, heap.angle)).astype(np.float32)
+            for die in truth:
+                if die["cocked"] or cv2.pointPolygonTest(box, tuple(map(float, die["center"])), False) < 0:
+                    continue
+                level += 1
+                found = near(reading["dice"], die["center"])
+                right += bool(found) and found[0]["face"] == die["face"]
+                wrong += bool(found) and found[0]["face"] != die["face"]
+    assert level >= 15
+    assert right >= 0.5 * level and wrong == 0
 
 
 def test_a_die_touching_others_is_read_where_its_face_is(reader):
