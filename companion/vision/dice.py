@@ -1,8 +1,9 @@
 """Read the top face of every die in a photo, learned from enrollment photos.
 
-Each die's top face is cut out along its rotated box and compared, by
-normalised cross-correlation, with every enrolled face at the four right-angle
-turns (never mirrored: left and right faces are mirror images). A die that is
+Each die's top face is cut out along its rotated box, its broad shading taken
+out (lamps, highlights and shadows differ between enrollment and the table), and
+compared, by normalised cross-correlation, with every enrolled face at the four
+right-angle turns (never mirrored: left and right faces are mirror images). A die that is
 cocked, cut by the frame, blurred, or whose best two faces score too close is
 reported unreadable with its centre and the reason: a misread is far worse
 than an abstention.
@@ -42,8 +43,11 @@ SIZE_DOUBT = (0.93, 1.07)  # a die read must read the same this much smaller and
 TOP_OPTIONS = 12      # squares per enrollment photo that may be its top face
 MIN_AGREEMENT = 0.6   # an enrollment photo matching no other photo of its face below this is not learned from
 HEAP = 12             # dice sides across: a blob bigger than this is not searched (the mat, a hand: not dice)
+ROUGH_CONTEXT = 36    # patch px round the rough pass's windows that shading is judged over (3x SHADING)
 ROUGH_TILE = 30       # patch px: a heap's squares are scored this far around each of several centres at a time
-BASIS = 96            # dimensions kept of the 784 of a face patch
+SHADING = 12.0        # patch px (a quarter of a face): light and shade varying over more than this is taken out
+LEVEL_MARGIN = 0.02   # a face found by searching is level only if it matches this much better square than squashed
+BASIS = 96            # dimensions kept of the 1600 of a face patch
 
 
 def _patch(image: np.ndarray, blob: Blob, side: float, shift: tuple[float, float] = (0, 0), turn: float = 0.0,
@@ -67,18 +71,27 @@ def _normalise(patch: np.ndarray) -> np.ndarray:
 
 def _normalise_all(patches: np.ndarray) -> np.ndarray:
     """Each patch lightly blurred, zero mean, unit norm, flattened: what correlation compares."""
-    p = np.stack([cv2.GaussianBlur(x, (3, 3), 0.7) for x in patches.astype(np.float32)])
+    p = np.stack([_unshaded(x) for x in patches.astype(np.float32)])
     p -= p.mean(axis=(1, 2), keepdims=True)
     norms = np.linalg.norm(p.reshape(len(p), -1), axis=1)
     return p.reshape(len(p), -1) / np.maximum(norms, 1e-6)[:, None]
 
 
+def _unshaded(patch: np.ndarray) -> np.ndarray:
+    """A patch (float32) lightly blurred, less its shading: what varies over more than about a quarter of a face
+    (a lamp's highlight on a glossy top, a shadow across it, light falling off to one side) differs between
+    the enrollment photos and the table, and outweighed the pictogram in the comparison."""
+    return cv2.GaussianBlur(patch, (3, 3), 0.7) - cv2.GaussianBlur(patch, (0, 0), SHADING)
+
+
 def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, side: float, reach: int,
-                   step: int = 1, squash: tuple[float, float] = (1.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
+                   step: int = 1, squash: tuple[float, float] = (1.0, 1.0),
+                   context: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Normalised patches of a die-sized box at every shift up to ``reach`` patch px (``step`` apart), from one
     warp of a larger window (each patch cut and warped alone costs ~20x more), and each one's centre in the photo.
-    ``squash`` scales the box's axes, as for `_patch`."""
-    size = PATCH + 2 * reach
+    ``squash`` scales the box's axes, as for `_patch`; ``context``: patch px more all round that the shading
+    is judged over (a heap's tiles then see what one window over the whole heap would)."""
+    size = PATCH + 2 * reach + 2 * context
     pu, pv = (side * INNER / PATCH * k for k in squash)  # photo px per patch px, along the box's axes
     a = np.deg2rad(angle)
     c, s = np.cos(a), np.sin(a)
@@ -86,7 +99,7 @@ def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, 
     forward = np.float32([[c * pu, -s * pv, centre[0] - size / 2 * (pu * c - pv * s)],
                           [s * pu, c * pv, centre[1] - size / 2 * (pu * s + pv * c)]])
     window = cv2.warpAffine(gray, forward, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-    window = cv2.GaussianBlur(window.astype(np.float32), (3, 3), 0.7)
+    window = _unshaded(window.astype(np.float32))[context:size - context, context:size - context]
     offsets = np.arange(0, 2 * reach + 1, step)
     rows, cols = window.strides
     views = np.lib.stride_tricks.as_strided(window, (len(offsets), len(offsets), PATCH, PATCH),
@@ -158,15 +171,19 @@ class DiceReader:
     def save(self, name: str) -> Path:
         return save_set("dice", name, {"refs": self.refs, "labels": np.array(self.labels), "die_side": self.die_side,
                                        "basis": self.basis, "ceiling_faces": np.array(list(self.ceilings)),
-                                       "ceilings": np.array(list(self.ceilings.values()), np.float32)},
+                                       "ceilings": np.array(list(self.ceilings.values()), np.float32),
+                                       "shading": SHADING},
                         {"faces": sorted(set(self.labels)), "references": len(self.labels),
-                         "die_side_px": round(self.die_side, 1), "patch": PATCH})
+                         "die_side_px": round(self.die_side, 1), "patch": PATCH, "shading_px": SHADING})
 
     @classmethod
     def load(cls, name: str) -> "DiceReader":
         data = load_set("dice", name, "dice")
-        # sets saved before ceilings were kept read as before (no ceiling)
-        ceilings = dict(zip((str(f) for f in data.get("ceiling_faces", [])), map(float, data.get("ceilings", []))))
+        if float(data.get("shading", 0.0)) != SHADING:
+            # its faces were stored as an older reader compared them: every score would be off
+            raise BadInput(f"dice set {name!r} was enrolled by an older version of the reader: enroll it again "
+                           f"(companion dice enroll --set {name} DIR)")
+        ceilings = dict(zip((str(f) for f in data["ceiling_faces"]), map(float, data["ceilings"])))
         return cls(data["refs"], [str(x) for x in data["labels"]], float(data["die_side"]), data["basis"], ceilings)
 
     # -- reading ------------------------------------------------------------------------------
@@ -305,7 +322,7 @@ class DiceReader:
         patch px around ``centre``, ``step`` apart, and each one's centre. A heap's squares are scored a
         tile at a time: all at once, a heap 12 dice across would hold ~200 MB of patches."""
         if reach <= ROUGH_TILE:
-            vectors, centres = _shifted_faces(gray, centre, turn, side, reach, step)
+            vectors, centres = _shifted_faces(gray, centre, turn, side, reach, step, context=ROUGH_CONTEXT)
             return self._scores(vectors, COARSE).max(axis=0), centres
         a, px = np.deg2rad(turn), side * INNER / PATCH
         c, s = np.cos(a), np.sin(a)
@@ -315,18 +332,19 @@ class DiceReader:
         for v in middles:
             for u in middles:
                 at = (centre[0] + (u * c - v * s) * px, centre[1] + (u * s + v * c) * px)
-                vectors, where = _shifted_faces(gray, at, turn, side, ROUGH_TILE, step)
+                vectors, where = _shifted_faces(gray, at, turn, side, ROUGH_TILE, step, context=ROUGH_CONTEXT)
                 scores.append(self._scores(vectors, COARSE).max(axis=0))
                 centres.append(where)
         return np.concatenate(scores), np.concatenate(centres)
 
     def _foreshortened(self, gray: np.ndarray, centre: list[float], turn: float, side: float) -> bool:
-        """Does the face match better squashed along one of its axes than square? A leaning die's top face is
-        seen at a slant, shorter one way; a level one is square."""
+        """Does the face match better squashed along one of its axes than square, or about as well? A leaning
+        die's top face is seen at a slant, shorter one way; a level one's is square, and clearly better so
+        (``LEVEL_MARGIN``: a thin bone looks much the same squashed)."""
         squashes = [(1.0, 1.0)] + [(f, 1.0) for f in SQUASHES] + [(1.0, f) for f in SQUASHES]
         vectors = np.stack([_shifted_faces(gray, (centre[0], centre[1]), turn, side, 4, 4, squash)[0] for squash in squashes])
         best = self._scores(vectors.reshape(-1, PATCH * PATCH)).max(axis=0).reshape(len(squashes), -1).max(axis=1)
-        return bool(best[1:].max() > best[0])
+        return bool(best[1:].max() > best[0] - LEVEL_MARGIN)
 
     def _best_pose(self, gray: np.ndarray, centre: list[float], side: float) -> tuple[str, float, tuple[float, float]]:
         """The face that matches best anywhere within a few px and at any turn of ``centre``, its turn and
