@@ -174,14 +174,14 @@ class DiceReader:
         return save_set("dice", name, {"refs": self.refs, "labels": np.array(self.labels), "die_side": self.die_side,
                                        "basis": self.basis, "ceiling_faces": np.array(list(self.ceilings)),
                                        "ceilings": np.array(list(self.ceilings.values()), np.float32),
-                                       "shading": SHADING},
+                                       "shading": SHADING_BOX},
                         {"faces": sorted(set(self.labels)), "references": len(self.labels),
-                         "die_side_px": round(self.die_side, 1), "patch": PATCH, "shading_px": SHADING})
+                         "die_side_px": round(self.die_side, 1), "patch": PATCH, "shading_box_px": SHADING_BOX})
 
     @classmethod
     def load(cls, name: str) -> "DiceReader":
         data = load_set("dice", name, "dice")
-        if float(data.get("shading", 0.0)) != SHADING:
+        if float(data.get("shading", 0.0)) != SHADING_BOX:
             # its faces were stored as an older reader compared them: every score would be off
             raise BadInput(f"dice set {name!r} was enrolled by an older version of the reader: enroll it again "
                            f"(companion dice enroll --set {name} DIR)")

@@ -327,6 +327,18 @@ def test_cli_read_and_annotate(run_cli, reader, tmp_path):
     assert os.environ["COMPANION_MODELS"]
 
 
+def test_the_shipped_demo_set_reads_a_dev_photo(run_cli, monkeypatch):
+    """`dice read` with no --set uses the demo set in models/: it must load (enrolled by this reader, not an
+    older one) and read a dev photo's level dice as the truth says."""
+    monkeypatch.delenv("COMPANION_MODELS", raising=False)
+    done = run_cli("dice", "read", str(DEV / "scene-00200.jpg"), "--json")
+    assert done.returncode == 0, done.stderr
+    reading = json.loads(done.stdout)
+    truth = json.loads((DEV / "scene-00200.json").read_text())["dice"]
+    for die in (d for d in truth if not d["cocked"]):
+        assert [d["face"] for d in near(reading["dice"], die["center"])] == [die["face"]]
+
+
 def test_cli_errors(run_cli, reader, tmp_path):
     assert "no such image" in run_cli("dice", "read", "missing.jpg", "--set", "dev").stderr
     assert "is a folder, not an image" in run_cli("dice", "read", str(tmp_path), "--set", "dev").stderr
