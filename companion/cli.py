@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 from .errors import BadInput, CompanionError
@@ -92,11 +93,20 @@ def tomb_check(args: argparse.Namespace) -> None:
 
 def dice_enroll(args: argparse.Namespace) -> None:
     from .vision.dice import DiceReader
+    from .vision.model_sets import PHOTO_SUFFIXES
 
     reader = DiceReader.enroll(args.dir)
     folder = reader.save(args.set)
     print(f"enrolled {len(set(reader.labels))} faces from {args.dir} as set {args.set!r} ({folder}); "
           f"die {reader.die_side:.0f} px across")
+    few = [face for face, n in reader.photos_learned().items() if n < 2]
+    if few:
+        # a face known from one photo is the first to be misread (its one picture's light, its one angle)
+        offered = {face: sum(p.suffix.lower() in PHOTO_SUFFIXES for p in (Path(args.dir) / face).iterdir())
+                   for face in few}
+        print(f"learned from one photo only: {', '.join(f'{face} (of {offered[face]})' for face in few)}; "
+              f"add photos of {'it' if len(few) == 1 else 'them'} (a photo whose top face is not found clearly "
+              f"is not learned from), each die alone and well lit, and enroll again")
 
 
 def dice_read(args: argparse.Namespace) -> None:

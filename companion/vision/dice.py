@@ -170,13 +170,20 @@ class DiceReader:
         ceilings = _ceilings(by_photo[np.ix_(keep, keep)], [f for f, k in zip(faces, keep) if k])
         return cls(projected[rows], [label for label, k in zip(labels, rows) if k], side, basis, ceilings)
 
+    def photos_learned(self) -> dict[str, int]:
+        """Per face, how many of its enrollment photos were learned from (one whose face was not found clearly,
+        or that looks more like other faces, is not)."""
+        per_photo = len(REF_SCALES) * 4
+        return {face: self.labels.count(face) // per_photo for face in sorted(set(self.labels))}
+
     def save(self, name: str) -> Path:
         return save_set("dice", name, {"refs": self.refs, "labels": np.array(self.labels), "die_side": self.die_side,
                                        "basis": self.basis, "ceiling_faces": np.array(list(self.ceilings)),
                                        "ceilings": np.array(list(self.ceilings.values()), np.float32),
                                        "shading": SHADING_BOX},
                         {"faces": sorted(set(self.labels)), "references": len(self.labels),
-                         "die_side_px": round(self.die_side, 1), "patch": PATCH, "shading_box_px": SHADING_BOX})
+                         "die_side_px": round(self.die_side, 1), "patch": PATCH, "shading_box_px": SHADING_BOX,
+                         "photos_learned": self.photos_learned()})
 
     @classmethod
     def load(cls, name: str) -> "DiceReader":
