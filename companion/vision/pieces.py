@@ -32,6 +32,7 @@ NEW_DESIGN_SIZE = (0.7, 1.15)  # ... and it is the size of one piece of the type
 MIN_RATIO = 1.25        # nearest other type must be this much farther than the nearest of the chosen type
 MIN_SPREAD = np.array([0.05, 0.05, 0.02, 0.05, 1.0, 0.05, 0.05, 0.05, 0.05])  # per measure (1.0: holes, a count)
 BEYOND = 0.97           # a blob with more than 3 % of it outside its grave is judged inside it too
+GAP_CLOSED = 9          # half-res px: gaps narrower than this closed, for a blob like no enrolled piece (a rib comb's)
 PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
 
 
@@ -63,6 +64,52 @@ class Shape:
     area: float
     at_border: bool = False  # touches the photo's edge: part of it may be out of view
     contour: np.ndarray | None = None  # its outline in the work mask (half resolution)
+
+
+@dataclass
+class Outlines:
+    """Enrolled pieces described with their gaps closed: standardised features, each one's type, the
+    standardisation, and each type's largest and smallest area (full-res px)."""
+    features: np.ndarray
+    labels: list[str]
+    mean: np.ndarray
+    scale: np.ndarray
+    type_area: dict[str, float]
+    type_min_area: dict[str, float]
+
+    @classmethod
+    def of(cls, pieces: list[tuple[str, Shape]]) -> "Outlines":
+        closed = [(kind, _gaps_closed(piece)) for kind, piece in pieces]
+        x = np.stack([shape.features for _, shape in closed])
+        mean, scale = x.mean(axis=0), np.maximum(x.std(axis=0), MIN_SPREAD)
+        areas: dict[str, list[float]] = {}
+        for kind, shape in closed:
+            areas.setdefault(kind, []).append(shape.area)
+        return cls((x - mean) / scale, [kind for kind, _ in closed], mean, scale,
+                   {k: max(a) for k, a in areas.items()}, {k: min(a) for k, a in areas.items()})
+
+    def name(self, shape: Shape) -> str | None:
+        """The type the blob clearly is with its gaps closed, of one piece's size, else None."""
+        closed = _gaps_closed(shape)
+        dist = np.linalg.norm(self.features - (closed.features - self.mean) / self.scale, axis=1)
+        ranked = sorted((float(dist[[i for i, label in enumerate(self.labels) if label == kind]].min()), kind)
+                        for kind in set(self.labels))
+        (d1, kind), (d2, _) = ranked[0], ranked[1]
+        size_ok = MIN_TYPE_AREA * self.type_min_area[kind] <= closed.area <= MAX_TYPE_AREA * self.type_area[kind]
+        return kind if d1 <= MAX_MATCH and d2 >= MIN_RATIO * d1 and size_ok else None
+
+
+def _gaps_closed(shape: Shape) -> Shape:
+    """The blob with its holes filled and every gap in its outline narrower than GAP_CLOSED closed: a rib
+    comb's gaps open on one board and close on the next (the light, the threshold), which moves its solidity
+    and outline length far from every enrolled comb."""
+    x, y, w, h = cv2.boundingRect(shape.contour)
+    pad = GAP_CLOSED
+    canvas = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(canvas, [shape.contour - np.array([x - pad, y - pad], np.int32)], -1, 255, -1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (GAP_CLOSED, GAP_CLOSED))
+    closed = cv2.morphologyEx(canvas, cv2.MORPH_CLOSE, kernel)
+    return max(shapes_in_mask(closed, min_area=0), key=lambda found: found.area, default=shape)
 
 
 def shapes(image: np.ndarray, light: bool = True, min_area: float = 150) -> list[Shape]:
@@ -106,10 +153,12 @@ class PieceReader:
     type_area: dict[str, float] | None = None  # largest enrolled photo of each type (full-res px)
     type_min_area: dict[str, float] | None = None  # smallest enrolled photo of each type (full-res px)
     photos: int = 0        # enrollment photos (each adds a few variants of its piece)
+    closed: Outlines | None = None  # the enrolled pieces with their gaps closed (sets saved before: None)
 
     @classmethod
     def enroll(cls, folder: str | Path) -> "PieceReader":
         feats, labels, areas, originals = [], [], [], []
+        pieces: list[tuple[str, Shape]] = []
         type_area: dict[str, float] = {}
         type_min_area: dict[str, float] = {}
         light = None
@@ -123,6 +172,7 @@ class PieceReader:
             if len(found) > 1 and found[1].area > 0.3 * found[0].area:
                 raise BadInput(f"{path}: expected one piece in the photo, found {len(found)}")
             originals.append(found[0].features)
+            pieces.append((kind, found[0]))
             for variant in _variants(mask, found[0]):
                 feats.append(variant.features)
                 labels.append(kind)
@@ -135,13 +185,14 @@ class PieceReader:
         # must not make a piece a million spreads away from everything.
         mean, scale = seen.mean(axis=0), np.maximum(seen.std(axis=0), MIN_SPREAD)
         return cls((x - mean) / scale, labels, mean, scale, float(max(areas)), bool(light), type_area, type_min_area,
-                   len(areas))
+                   len(areas), Outlines.of(pieces))
 
     def save(self, name: str) -> Path:
         return save_set("pieces", name, {"features": self.features, "labels": np.array(self.labels), "mean": self.mean,
                                          "scale": self.scale, "max_area": self.max_area, "light": self.light,
                                          "type_area": np.array([(self.type_area or {}).get(t, self.max_area) for t in PIECE_TYPES]),
-                                         "type_min_area": np.array([(self.type_min_area or {}).get(t, 0.0) for t in PIECE_TYPES])},
+                                         "type_min_area": np.array([(self.type_min_area or {}).get(t, 0.0) for t in PIECE_TYPES]),
+                                         **_closed_arrays(self.closed)},
                         {"photos": self.photos, "shapes": len(self.labels), "types": list(PIECE_TYPES)})
 
     @classmethod
@@ -151,7 +202,7 @@ class PieceReader:
         # sets saved before the smallest sizes were kept read as before (no smallest-size check)
         type_min_area = dict(zip(PIECE_TYPES, map(float, d["type_min_area"]))) if "type_min_area" in d else None
         return cls(d["features"], [str(x) for x in d["labels"]], d["mean"], d["scale"], float(d["max_area"]),
-                   bool(d["light"]), type_area, type_min_area)
+                   bool(d["light"]), type_area, type_min_area, closed=_closed_from(d))
 
     def classify(self, shape: Shape) -> tuple[str | None, str]:
         if shape.area > 1.2 * self.max_area:
@@ -222,6 +273,10 @@ class PieceReader:
             # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
             # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered
             # graves to save 1)
+            # like no enrolled piece: with its gaps closed, as the enrolled ones are then, it may clearly be one
+            # (a rib comb). Not for a blob too big for its type: closing would hide the overlap
+            if kind is None and why.startswith("not a piece we know") and self.closed is not None:
+                kind = self.closed.name(shape)
             if kind is None and shape.at_border:
                 why = "half outside the frame"
             centre = [round(shape.center[0], 1), round(shape.center[1], 1)]
@@ -231,6 +286,23 @@ class PieceReader:
             (counts[grave] if grave is not None else outside)[kind] += 1
         return {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable,
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+
+def _closed_arrays(closed: Outlines | None) -> dict[str, np.ndarray]:
+    if closed is None:
+        return {}
+    return {"closed_features": closed.features, "closed_labels": np.array(closed.labels), "closed_mean": closed.mean,
+            "closed_scale": closed.scale,
+            "closed_type_area": np.array([closed.type_area.get(t, 0.0) for t in PIECE_TYPES]),
+            "closed_type_min_area": np.array([closed.type_min_area.get(t, np.inf) for t in PIECE_TYPES])}
+
+
+def _closed_from(d: Any) -> Outlines | None:
+    if "closed_features" not in d:
+        return None  # a set saved before gaps were closed reads as before
+    return Outlines(d["closed_features"], [str(x) for x in d["closed_labels"]], d["closed_mean"], d["closed_scale"],
+                    dict(zip(PIECE_TYPES, map(float, d["closed_type_area"]))),
+                    dict(zip(PIECE_TYPES, map(float, d["closed_type_min_area"]))))
 
 
 def _variants(mask: np.ndarray, piece: Shape) -> list[Shape]:

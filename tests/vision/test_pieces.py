@@ -172,6 +172,26 @@ def flags_in(reading, grave):
     return [u for u in reading["unreadable"] if cv2.pointPolygonTest(grave, tuple(u["center"]), False) >= 0]
 
 
+@pytest.mark.parametrize("seed, grave", [(8016, "east"), (9105, "north"), (9306, "east")])
+def test_a_rib_comb_whose_gaps_the_light_closed_is_counted(reader, graves, seed, grave):
+    """Rendered boards where a rib comb's gaps closed (or opened) in the mask, which moves its solidity and
+    outline length far from every enrolled comb: it was "not a piece we know". With its gaps closed, as the
+    enrolled pieces' are then, it clearly is ribs, and the grave is read right."""
+    photo, truth = rendered_board(seed)
+    reading = reader.read(photo, graves)
+    assert reading["graves"][grave] == truth["graves"][grave] and truth["graves"][grave]["ribs"] >= 1
+    assert not flags_in(reading, graves[grave])
+
+
+def test_overlapping_pieces_stay_flagged_though_their_gaps_close(reader, graves):
+    """An overlap whose blob is too big for the type it looks like is not named by closing its gaps (closed,
+    an overlap can look like one bigger piece): only a blob like no piece gets that second look."""
+    photo, truth = rendered_board(9111)
+    assert [o["grave"] for o in truth["overlaps"]] == ["west"]
+    reading = reader.read(photo, graves)
+    assert any("overlap" in u["why"] for u in flags_in(reading, graves["west"]))
+
+
 @pytest.mark.parametrize("seed, grave", [(8028, "west"), (9123, "west"), (9505, "east")])
 def test_a_piece_touching_its_graves_outline_by_the_photos_edge_is_named(reader, graves, seed, grave):
     """Rendered boards where a whole piece touches its grave's outline near the photo's edge: the outline joins
