@@ -42,6 +42,7 @@ ALWAYS_LOOKED_AT = 3  # likeliest places in a blob looked at closely however low
 SIZE_DOUBT = (0.93, 1.07)  # a die read must read the same this much smaller and bigger
 TOP_OPTIONS = 12      # squares per enrollment photo that may be its top face
 MIN_AGREEMENT = 0.6   # an enrollment photo matching no other photo of its face below this is not learned from
+ROUGH_INK = 0.8       # of MIN_INK: boxes spreading less are left out of the rough pass (they cannot be read)
 HEAP = 12             # dice sides across: a blob bigger than this is not searched (the mat, a hand: not dice)
 ROUGH_CONTEXT = 36    # patch px round the rough pass's windows that shading is judged over (3x SHADING)
 ROUGH_TILE = 30       # patch px: a heap's squares are scored this far around each of several centres at a time
@@ -88,11 +89,12 @@ def _unshaded(patch: np.ndarray) -> np.ndarray:
 
 def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, side: float, reach: int,
                    step: int = 1, squash: tuple[float, float] = (1.0, 1.0),
-                   context: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                   context: int = 0, min_ink: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Normalised patches of a die-sized box at every shift up to ``reach`` patch px (``step`` apart), from one
     warp of a larger window (each patch cut and warped alone costs ~20x more), and each one's centre in the photo.
     ``squash`` scales the box's axes, as for `_patch`; ``context``: patch px more all round that the shading
-    is judged over (a heap's tiles then see what one window over the whole heap would)."""
+    is judged over (a heap's tiles then see what one window over the whole heap would). ``min_ink``: leave out
+    boxes whose grey levels spread less (no pictogram: mat, shadow, a dark object that is no die)."""
     size = PATCH + 2 * reach + 2 * context
     pu, pv = (side * INNER / PATCH * k for k in squash)  # photo px per patch px, along the box's axes
     a = np.deg2rad(angle)
@@ -100,20 +102,36 @@ def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, 
     # patch (u, v) -> photo: centre + (u - size/2) * pu * (c, s) + (v - size/2) * pv * (-s, c)
     forward = np.float32([[c * pu, -s * pv, centre[0] - size / 2 * (pu * c - pv * s)],
                           [s * pu, c * pv, centre[1] - size / 2 * (pu * s + pv * c)]])
-    window = cv2.warpAffine(gray, forward, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-    window = _unshaded(window.astype(np.float32))[context:size - context, context:size - context]
+    raw = cv2.warpAffine(gray, forward, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
+    window = _unshaded(raw)[context:size - context, context:size - context]
     offsets = np.arange(0, 2 * reach + 1, step)
+    inky = (_spreads(raw[context:size - context, context:size - context], offsets) >= min_ink).ravel() if min_ink else None
     rows, cols = window.strides
     views = np.lib.stride_tricks.as_strided(window, (len(offsets), len(offsets), PATCH, PATCH),
                                             (rows * step, cols * step, rows, cols), writeable=False)
     p = views.reshape(-1, PATCH * PATCH)  # one copy (none for a single box: then copy, the window is read-only)
+    if inky is not None:
+        p = p[inky]
     if not p.flags.writeable:
         p = p.copy()
     p -= p.mean(axis=1, keepdims=True)
     p /= np.maximum(np.sqrt(np.einsum("ij,ij->i", p, p)), 1e-6)[:, None]
     dv, du = np.repeat(offsets - reach, len(offsets)), np.tile(offsets - reach, len(offsets))
     centres = np.stack([centre[0] + du * pu * c - dv * pv * s, centre[1] + du * pu * s + dv * pv * c], axis=1)
-    return p, centres
+    return p, (centres if inky is None else centres[inky])
+
+
+def _spreads(window: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """[i, j]: the grey levels' standard deviation in the PATCH-square box at (offsets[i], offsets[j]) of the
+    window (rows, columns), from running sums (one pass over the window, not one per box)."""
+    sums, squares = cv2.integral2(window.astype(np.float64))
+    i, j = offsets[:, None], offsets[None, :]
+
+    def total(table: np.ndarray) -> np.ndarray:
+        return table[i + PATCH, j + PATCH] - table[i, j + PATCH] - table[i + PATCH, j] + table[i, j]
+
+    n = PATCH * PATCH
+    return np.sqrt(np.maximum(total(squares) / n - (total(sums) / n) ** 2, 0.0))
 
 
 def _sharpness(patch: np.ndarray) -> float:
@@ -332,7 +350,8 @@ class DiceReader:
         patch px around ``centre``, ``step`` apart, and each one's centre. A heap's squares are scored a
         tile at a time: all at once, a heap 12 dice across would hold ~200 MB of patches."""
         if reach <= ROUGH_TILE:
-            vectors, centres = _shifted_faces(gray, centre, turn, side, reach, step, context=ROUGH_CONTEXT)
+            vectors, centres = _shifted_faces(gray, centre, turn, side, reach, step,
+                                              context=ROUGH_CONTEXT, min_ink=ROUGH_INK * MIN_INK)
             return self._scores(vectors, COARSE).max(axis=0), centres
         a, px = np.deg2rad(turn), side * INNER / PATCH
         c, s = np.cos(a), np.sin(a)
@@ -342,7 +361,8 @@ class DiceReader:
         for v in middles:
             for u in middles:
                 at = (centre[0] + (u * c - v * s) * px, centre[1] + (u * s + v * c) * px)
-                vectors, where = _shifted_faces(gray, at, turn, side, ROUGH_TILE, step, context=ROUGH_CONTEXT)
+                vectors, where = _shifted_faces(gray, at, turn, side, ROUGH_TILE, step,
+                                              context=ROUGH_CONTEXT, min_ink=ROUGH_INK * MIN_INK)
                 scores.append(self._scores(vectors, COARSE).max(axis=0))
                 centres.append(where)
         return np.concatenate(scores), np.concatenate(centres)

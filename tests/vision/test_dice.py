@@ -204,12 +204,13 @@ def test_a_face_cut_from_one_warp_is_the_face_cut_alone():
         assert float(alone @ vectors[k]) > 0.98
 
 
-def test_a_heaps_squares_scored_a_tile_at_a_time_are_its_squares_scored_at_once(blender_reader):
+def test_a_heaps_squares_scored_a_tile_at_a_time_are_its_squares_scored_at_once(blender_reader, monkeypatch):
     """A heap is scored in tiles (memory); the tiles cover every square the whole window would, with the same
     rough scores (to the warp's rounding, 1/32 px: each tile's window is placed on its own), and may reach a
     little beyond."""
     from companion.vision.dice import ROUGH_CONTEXT, ROUGH_TILE, _shifted_faces
 
+    monkeypatch.setattr("companion.vision.dice.ROUGH_INK", 0.0)  # every square, none left out for want of ink
     gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00110.jpg")), cv2.COLOR_BGR2GRAY)
     reach = 2 * ROUGH_TILE + 9
     tiled, where = blender_reader._rough_scores(gray, (1200.0, 600.0), 23.0, 47.0, reach)
@@ -218,6 +219,26 @@ def test_a_heaps_squares_scored_a_tile_at_a_time_are_its_squares_scored_at_once(
     for score, centre in zip(whole, centres):
         k = int(np.argmin(np.hypot(*(where - centre).T)))
         assert np.hypot(*(where[k] - centre)) < 0.01 and abs(tiled[k] - score) < 0.02
+
+
+def test_boxes_with_no_pictogram_are_left_out_of_the_rough_pass():
+    """A box whose grey levels spread less than a pictogram's cannot be read (`_ink`), so the rough pass over a
+    heap leaves it out: it costs no work and no look. A dark object that is no die (flat, a little noise) gives
+    no box at all; a die's box is kept; each box's spread is what cutting it alone gives."""
+    from companion.vision.dice import MIN_INK, PATCH, _shifted_faces, _spreads
+
+    gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00100.jpg")), cv2.COLOR_BGR2GRAY)
+    flat = gray.copy()
+    flat[200:700, 200:600] = np.clip(40 + np.random.default_rng(0).normal(0, 3, (500, 400)), 0, 255).astype(np.uint8)
+    vectors, centres = _shifted_faces(flat, (400.0, 450.0), 20.0, 48.0, 60, 3, min_ink=0.8 * MIN_INK)
+    assert len(vectors) == len(centres) == 0
+    die = json.loads((BLENDER / "scene-00100.json").read_text())["dice"][0]
+    vectors, centres = _shifted_faces(gray, tuple(die["center"]), 0.0, 48.0, 6, 3, min_ink=0.8 * MIN_INK)
+    assert len(vectors) == len(centres) and min(np.hypot(*(centres - die["center"]).T)) < 1.0
+    window = np.full((PATCH + 4, PATCH + 4), 50.0, np.float32)
+    window[10:20, 5:30] = 250.0
+    for (i, j), spread in np.ndenumerate(_spreads(window, np.arange(0, 5, 2))):
+        assert abs(spread - window[2 * i:2 * i + PATCH, 2 * j:2 * j + PATCH].std()) < 1e-3
 
 
 def test_dice_in_a_heap_are_read(blender_reader):
