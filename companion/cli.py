@@ -104,9 +104,9 @@ def dice_enroll(args: argparse.Namespace) -> None:
         # a face known from one photo is the first to be misread (its one picture's light, its one angle)
         offered = {face: sum(p.suffix.lower() in PHOTO_SUFFIXES for p in (Path(args.dir) / face).iterdir())
                    for face in few}
-        print(f"learned from one photo only: {', '.join(f'{face} (of {offered[face]})' for face in few)}; "
+        print(f"warning: learned from one photo only: {', '.join(f'{face} (of {offered[face]})' for face in few)}; "
               f"add photos of {'it' if len(few) == 1 else 'them'} (a photo whose top face is not found clearly "
-              f"is not learned from), each die alone and well lit, and enroll again")
+              f"is not learned from), each die alone and well lit, and enroll again", file=sys.stderr)
 
 
 def dice_read(args: argparse.Namespace) -> None:
