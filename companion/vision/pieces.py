@@ -91,10 +91,7 @@ class Outlines:
     def name(self, shape: Shape) -> str | None:
         """The type the blob clearly is with its gaps closed, of one piece's size, else None."""
         closed = _gaps_closed(shape)
-        dist = np.linalg.norm(self.features - (closed.features - self.mean) / self.scale, axis=1)
-        ranked = sorted((float(dist[[i for i, label in enumerate(self.labels) if label == kind]].min()), kind)
-                        for kind in set(self.labels))
-        (d1, kind), (d2, _) = ranked[0], ranked[1]
+        (kind, d1), (_, d2) = _nearest_types(self.features, self.labels, (closed.features - self.mean) / self.scale)[:2]
         size_ok = MIN_TYPE_AREA * self.type_min_area[kind] <= closed.area <= MAX_TYPE_AREA * self.type_area[kind]
         return kind if d1 <= MAX_MATCH and d2 >= MIN_RATIO * d1 and size_ok else None
 
@@ -103,13 +100,26 @@ def _gaps_closed(shape: Shape) -> Shape:
     """The blob with its holes filled and every gap in its outline narrower than GAP_CLOSED closed: a rib
     comb's gaps open on one board and close on the next (the light, the threshold), which moves its solidity
     and outline length far from every enrolled comb."""
-    x, y, w, h = cv2.boundingRect(shape.contour)
-    pad = GAP_CLOSED
-    canvas = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
-    cv2.drawContours(canvas, [shape.contour - np.array([x - pad, y - pad], np.int32)], -1, 255, -1)
+    canvas, _ = _filled(shape.contour, pad=GAP_CLOSED)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (GAP_CLOSED, GAP_CLOSED))
     closed = cv2.morphologyEx(canvas, cv2.MORPH_CLOSE, kernel)
     return max(shapes_in_mask(closed, min_area=0), key=lambda found: found.area, default=shape)
+
+
+def _filled(contour: np.ndarray, pad: int = 0) -> tuple[np.ndarray, tuple[int, int]]:
+    """The outline filled in on a canvas of its own box, ``pad`` px more all round, and where the canvas's
+    top-left corner lies in the mask the outline came from."""
+    x, y, w, h = cv2.boundingRect(contour)
+    canvas = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(canvas, [contour - np.array([x - pad, y - pad], np.int32)], -1, 255, -1)
+    return canvas, (x - pad, y - pad)
+
+
+def _nearest_types(features: np.ndarray, labels: list[str], x: np.ndarray) -> list[tuple[str, float]]:
+    """Each type with the distance from standardised measures ``x`` to its nearest enrolled piece, nearest first."""
+    dist = np.linalg.norm(features - x, axis=1)
+    best = {kind: float(dist[[i for i, label in enumerate(labels) if label == kind]].min()) for kind in set(labels)}
+    return sorted(best.items(), key=lambda kv: kv[1])
 
 
 def shapes(image: np.ndarray, light: bool = True, min_area: float = 150) -> list[Shape]:
@@ -207,9 +217,7 @@ class PieceReader:
     def classify(self, shape: Shape) -> tuple[str | None, str]:
         if shape.area > 1.2 * self.max_area:
             return None, "pieces overlap"
-        dist = np.linalg.norm(self.features - (shape.features - self.mean) / self.scale, axis=1)
-        best = {kind: float(dist[[i for i, l in enumerate(self.labels) if l == kind]].min()) for kind in set(self.labels)}
-        ranked = sorted(best.items(), key=lambda kv: kv[1])
+        ranked = _nearest_types(self.features, self.labels, (shape.features - self.mean) / self.scale)
         (kind, d1), (_, d2) = ranked[0], ranked[1]
         if d1 > MAX_MATCH and not self._new_design(shape, kind, d1, d2):
             return None, "not a piece we know (pieces overlap or half hidden?)"
@@ -229,9 +237,8 @@ class PieceReader:
         if shape.contour is None:
             return None
         # on the blob's box first: most blobs lie (nearly) all inside their grave
-        x, y, w, h = cv2.boundingRect(shape.contour)
-        blob = np.zeros((h, w), np.uint8)
-        cv2.drawContours(blob, [shape.contour - [x, y]], -1, 255, -1)
+        blob, (x, y) = _filled(shape.contour)
+        h, w = blob.shape
         blob &= mask[y:y + h, x:x + w]
         inside = np.zeros_like(blob)
         cv2.fillPoly(inside, [np.round(grave * WORK).astype(np.int32) - [x, y]], 255)
@@ -270,13 +277,13 @@ class PieceReader:
                     shape, kind, why = inner, inner_kind, inner_why
                 elif kind and inner_kind and inner_kind != kind:
                     kind, why = None, f"{kind} or {inner_kind}: it touches its grave's outline"
-            # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
-            # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered
-            # graves to save 1)
             # like no enrolled piece: with its gaps closed, as the enrolled ones are then, it may clearly be one
             # (a rib comb). Not for a blob too big for its type: closing would hide the overlap
             if kind is None and why.startswith("not a piece we know") and self.closed is not None:
                 kind = self.closed.name(shape)
+            # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
+            # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered
+            # graves to save 1)
             if kind is None and shape.at_border:
                 why = "half outside the frame"
             centre = [round(shape.center[0], 1), round(shape.center[1], 1)]
