@@ -314,10 +314,13 @@ class DiceReader:
         if max(blob.size) > 2 * side:
             # dice in a heap lie at every turn, not the heap's: every 15 degrees too
             turns = sorted(set(turns) | set(range(0, 90, 15)))
-        rough_scores = [(self._rough_scores(gray, blob.center, turn, side, reach), turn) for turn in turns]
-        coarse = np.concatenate([scores for (scores, _), _ in rough_scores])
-        centres = np.concatenate([where for (_, where), _ in rough_scores])
-        box_turns = np.concatenate([np.full(len(scores), float(turn)) for (scores, _), turn in rough_scores])
+        coarse, centres, box_turns = [], [], []
+        for turn in turns:
+            scores, where = self._rough_scores(gray, blob.center, turn, side, reach)
+            coarse.append(scores)
+            centres.append(where)
+            box_turns.append(np.full(len(scores), float(turn)))
+        coarse, centres, box_turns = map(np.concatenate, (coarse, centres, box_turns))
         found: list[dict[str, Any]] = []
         looks = 0  # places looked at: one on a die already found is not a look (a heap's best places are its dice)
         for k in np.argsort(-coarse):
@@ -349,20 +352,17 @@ class DiceReader:
         """The rough score (best reference, main directions only) of every die-sized square up to ``reach``
         patch px around ``centre``, ``step`` apart, and each one's centre. A heap's squares are scored a
         tile at a time: all at once, a heap 12 dice across would hold ~200 MB of patches."""
-        if reach <= ROUGH_TILE:
-            vectors, centres = _shifted_faces(gray, centre, turn, side, reach, step,
-                                              context=ROUGH_CONTEXT, min_ink=ROUGH_INK * MIN_INK)
-            return self._scores(vectors, COARSE).max(axis=0), centres
+        tile = min(reach, ROUGH_TILE)  # a blob within one tile: one window, at ``centre``
         a, px = np.deg2rad(turn), side * INNER / PATCH
         c, s = np.cos(a), np.sin(a)
         # tiles' centres (patch px from ``centre``) such that their squares continue one grid ``step`` apart
-        middles = np.arange(-reach + ROUGH_TILE, reach + ROUGH_TILE, 2 * ROUGH_TILE + step)
+        middles = np.arange(-reach + tile, reach + tile, 2 * tile + step)
         scores, centres = [], []
         for v in middles:
             for u in middles:
                 at = (centre[0] + (u * c - v * s) * px, centre[1] + (u * s + v * c) * px)
-                vectors, where = _shifted_faces(gray, at, turn, side, ROUGH_TILE, step,
-                                              context=ROUGH_CONTEXT, min_ink=ROUGH_INK * MIN_INK)
+                vectors, where = _shifted_faces(gray, at, turn, side, tile, step,
+                                                context=ROUGH_CONTEXT, min_ink=ROUGH_INK * MIN_INK)
                 scores.append(self._scores(vectors, COARSE).max(axis=0))
                 centres.append(where)
         return np.concatenate(scores), np.concatenate(centres)
