@@ -11,7 +11,8 @@ one camera for the whole set, enrollment photos too, as at a real table where
 the enrollment photos are "taken by the table camera"), some blur. Ground truth per photo: each
 die's face id, kind, the pixel centre and corners of its top face, "cocked"
 when the top face is more than 12 degrees from level, and "hidden" when the
-camera cannot see the top face's centre (under another die).
+camera cannot see the top face's centre (under another die); per enrollment
+photo (enroll/<face>/NN.json) its face and the top face's centre and corners.
 
 bpy is not a project dependency (the package, tests and CI never need it):
 
@@ -366,17 +367,16 @@ def render_scene(seed: int, style: int, colouring: str, samples: int, n_dice: in
         depsgraph = bpy.context.evaluated_depsgraph_get()
         truth = []
         for obj, kind in dice:
-            side, tilt, centre, u, v = _top(obj)
-            x, y, z = _pixel(scene, cam, centre)
+            side, _, centre, _, _ = _top(obj)
+            top, tilt, z = _top_truth(scene, cam, obj)
+            x, y = top["center"]
             if z <= 0 or not (0 <= x < IMAGE_W and 0 <= y < IMAGE_H):
                 continue
-            corners = [_pixel(scene, cam, centre + su * u + sv * v)[:2] for su, sv in ((-1, 1), (1, 1), (1, -1), (-1, -1))]
             ray = (centre - cam.location).normalized()
             hit, _, _, _, hit_obj, _ = scene.ray_cast(depsgraph, cam.location, ray,
                                                       distance=(centre - cam.location).length - 0.001)
             hidden = bool(hit and hit_obj.name != obj.name)
-            truth.append({"face": _faces_of(kind)[side], "kind": kind, "center": [round(x, 1), round(y, 1)],
-                          "corners": [[round(cx, 1), round(cy, 1)] for cx, cy in corners],
+            truth.append({"face": _faces_of(kind)[side], "kind": kind, **top,
                           "cocked": tilt > COCKED_DEG or hidden, "tilt_deg": round(tilt, 1), "hidden": hidden})
         photo = _finish(folder, _render(scene, folder), rng, nrng, light, blur)
     meta = {"seed": seed, "renderer": "blender-cycles", "style": style, "colouring": colouring, "light": light,
@@ -385,8 +385,21 @@ def render_scene(seed: int, style: int, colouring: str, samples: int, n_dice: in
     return photo, {"dice": truth, "scene": meta}
 
 
-def render_single(seed: int, face: str, style: int, colouring: str, samples: int) -> np.ndarray:
-    """An enrollment photo: one die lying flat with ``face`` up, a 320x320 crop at the table camera's scale."""
+def _top_truth(scene, cam, obj, x0: int = 0, y0: int = 0) -> tuple[dict, float, float]:
+    """A die's top face in the photo (px, less the crop's corner ``x0, y0``): centre and corners (as each
+    scene's ground truth), and the face's tilt from level."""
+    _, tilt, centre, u, v = _top(obj)
+    x, y, z = _pixel(scene, cam, centre)
+    corners = [_pixel(scene, cam, centre + su * u + sv * v)[:2] for su, sv in ((-1, 1), (1, 1), (1, -1), (-1, -1))]
+    return ({"center": [round(x - x0, 1), round(y - y0, 1)],
+             "corners": [[round(cx - x0, 1), round(cy - y0, 1)] for cx, cy in corners]}, tilt, z)
+
+
+def render_single(seed: int, face: str, style: int, colouring: str, samples: int,
+                  render: bool = True) -> tuple[np.ndarray | None, dict]:
+    """An enrollment photo: one die lying flat with ``face`` up, a 320x320 crop at the table camera's scale,
+    and its ground truth (the top face's centre and corners in the crop). ``render=False``: the truth only
+    (the scene is set up the same way, a few seconds instead of minutes)."""
     rng, nrng = random.Random(seed), np.random.default_rng(seed)
     light = rng.choice(["warm room", "overhead lamp", "side window"])
     _reset()
@@ -405,6 +418,10 @@ def render_single(seed: int, face: str, style: int, colouring: str, samples: int
         bpy.context.view_layer.update()
         x, y, _ = _pixel(scene, cam, obj.location + Vector((0, 0, DIE / 2)))
         x0, y0 = int(np.clip(x - 160, 0, IMAGE_W - 320)), int(np.clip(y - 160, 0, IMAGE_H - 320))
+        top, _, _ = _top_truth(scene, cam, obj, x0, y0)
+        truth = {"face": face, "kind": kind, **top, "light": light}
+        if not render:
+            return None, truth
         # render only the crop: the camera, and so the die's look, is the table's
         scene.render.use_border, scene.render.use_crop_to_border = True, False
         scene.render.border_min_x, scene.render.border_max_x = x0 / IMAGE_W, (x0 + 320) / IMAGE_W
@@ -416,22 +433,26 @@ def render_single(seed: int, face: str, style: int, colouring: str, samples: int
         frame[:] = np.median(crop.reshape(-1, 3), axis=0)
         frame[y0:y0 + 320, x0:x0 + 320] = crop
         photo = _finish(folder, frame, rng, nrng, light, 0)
-    return photo[y0:y0 + 320, x0:x0 + 320]
+    return photo[y0:y0 + 320, x0:x0 + 320], truth
 
 
 TABLE_RIG: tuple[float, float, float, float, float, float] | None = None  # --table-camera: one rig for the set
 
 
 def write_set(out: Path, photos: int, first_seed: int, style: int, colouring: str, enroll: int, samples: int) -> None:
-    """Enrollment photos first (a reader can be tried as soon as a scene is out); files already there are kept."""
+    """Enrollment photos first (a reader can be tried as soon as a scene is out), each with its truth (.json);
+    files already there are kept (a photo without its truth gets it, without rendering again)."""
     for face in FACE_IDS if enroll else ():
         folder = out / "enroll" / face
         folder.mkdir(parents=True, exist_ok=True)
         for k in range(enroll):
             path = folder / f"{k:02d}.jpg"
-            if not path.exists():
+            if not (path.exists() and path.with_suffix(".json").exists()):
                 seed = first_seed * 7 + 1000 + FACE_IDS.index(face) * 50 + k
-                cv2.imwrite(str(path), render_single(seed, face, style, colouring, samples), [cv2.IMWRITE_JPEG_QUALITY, 90])
+                photo, truth = render_single(seed, face, style, colouring, samples, render=not path.exists())
+                if photo is not None:
+                    cv2.imwrite(str(path), photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
+                path.with_suffix(".json").write_text(json.dumps(truth, indent=1))
         print(f"enroll/{face}: {enroll} photos", flush=True)
     out.mkdir(parents=True, exist_ok=True)
     for seed in range(first_seed, first_seed + photos):

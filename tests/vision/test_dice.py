@@ -15,6 +15,7 @@ DEV = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice" / "dev"
 BLENDER = DEV.parent / "blender"  # physically based renders: dice show their sides, cast shadows
 IVORY = DEV.parent / "blender-ivory"  # the same, light dice with dark print: gaps between dice look like ink
 STYLE2 = DEV.parent / "blender-style2"  # black dice, other pictogram art, camera heights 55-75 cm
+TABLE = DEV.parent / "blender-table"  # one table camera for every photo, enrollment too: the real set-up
 NEAR = 20  # px: a reading this close to a true centre is that die
 
 
@@ -94,6 +95,38 @@ def test_enrollment_finds_the_top_face_in_photos_with_shadows_and_sides(blender_
     assert 0.9 * np.median(sides) < blender_reader.die_side < 1.1 * np.median(sides)
 
 
+def top_faces_missed(folder):
+    """Enrollment photos whose top face was found off the true one (enroll/<face>/NN.json): turned more than 8
+    degrees, centred more than 0.15 of a side away, or sized 12 % off the set's usual ratio to the true side."""
+    from companion.games.rolling_bones.dice import FACE_IDS
+    from companion.vision.dice import _enrolled_tops, _grey, _the_one_die
+    from companion.vision.model_sets import enrollment_photos
+
+    photos = list(enrollment_photos(folder / "enroll", FACE_IDS, "face"))
+    _, tops = _enrolled_tops([(face, _grey(image), _the_one_die(image, path)) for face, path, image in photos])
+    turns, offsets, ratios = [], [], []
+    for (_, path, _), top in zip(photos, tops):
+        corners = np.array(json.loads(path.with_suffix(".json").read_text())["corners"])
+        side = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+        edge = corners[1] - corners[0]
+        turns.append(abs((top.angle - np.degrees(np.arctan2(edge[1], edge[0])) + 45) % 90 - 45))
+        offsets.append(np.hypot(*np.subtract(top.center, corners.mean(axis=0))) / side)
+        ratios.append(top.size[0] / side)
+    resized = np.abs(np.log(np.array(ratios) / np.median(ratios))) > np.log(1.12)
+    return int(((np.array(turns) > 8) | (np.array(offsets) > 0.15) | resized).sum()), len(photos)
+
+
+def test_enrollment_finds_each_photos_top_face_as_it_lies():
+    """A die showing two sides (and its shadow) has a blob whose box is turned as its outline lies, and an
+    outline of two tiers: the top face, and the die round its sides, often the stronger. Turned by the blob's
+    box and sized by the strongest outline, 77 of the 234 enrollment photos of the four physically based
+    sets had their top face off (31 of 54 on the table camera's set); turned as the edges agree and sized by
+    the smallest outline that fits well, 25 (9) when this was written."""
+    missed = [top_faces_missed(folder) for folder in (BLENDER, IVORY, STYLE2, TABLE)]
+    assert sum(m for m, _ in missed) <= 0.17 * sum(n for _, n in missed), missed
+    assert missed[-1][0] <= 0.25 * missed[-1][1], missed
+
+
 @pytest.mark.parametrize("scene", ["scene-00100", "scene-00104", "scene-00108", "scene-00111"])
 def test_the_die_size_is_found_in_each_photo(blender_reader, scene):
     """The camera was 55-75 cm up, a different height for every photo and every enrollment photo: each photo's
@@ -106,28 +139,45 @@ def test_the_die_size_is_found_in_each_photo(blender_reader, scene):
     assert 0.85 < found / true_side(BLENDER / f"{scene}.jpg") < 1.15
 
 
-def test_physically_based_dice_are_named_right_at_their_true_top_faces(blender_reader):
+def named_right_at_true_top_faces(reader, folder):
     """The classifier alone, shown each level die's true top face (centre and turn from the ground truth, the
-    photo's die size as measured), clearing its bars: 91 % of 180 when this was written. Gravestones (0 of 16),
-    hats and left feet were seldom named while the comparison kept each photo's shading (71 %): a lamp's
-    highlight on a glossy top, lit differently in every enrollment photo, outweighed the pictogram."""
+    photo's die size as measured): the share named right and clearing its bars, and how many named wrong
+    though clearing them."""
     from companion.vision.blobs import Blob, find_blobs
     from companion.vision.dice import MIN_MARGIN, MIN_SCORE
 
-    level = right = 0
-    for path in sorted(BLENDER.glob("scene-*.jpg")):
+    level = right = wrong = 0
+    for path in sorted(folder.glob("scene-*.jpg")):
         image = cv2.imread(str(path))
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        side = blender_reader._crop_side(gray, find_blobs(image, blender_reader.die_side)[0])
+        side = reader._crop_side(gray, find_blobs(image, reader.die_side)[0])
         for die in json.loads(path.with_suffix(".json").read_text())["dice"]:
             if die["cocked"]:
                 continue
             edge = np.subtract(die["corners"][1], die["corners"][0])
             box = Blob(tuple(die["center"]), (side, side), float(np.degrees(np.arctan2(edge[1], edge[0]))), 0, False)
-            face, score, _, margin, _, _ = blender_reader._classify_near(gray, box, side)
+            face, score, _, margin, _, _ = reader._classify_near(gray, box, side)
             level += 1
-            right += face == die["face"] and score >= MIN_SCORE and margin >= MIN_MARGIN
-    assert right >= 0.85 * level
+            clear = score >= MIN_SCORE and margin >= MIN_MARGIN
+            right += clear and face == die["face"]
+            wrong += clear and face != die["face"]
+    return right / level, wrong
+
+
+def test_physically_based_dice_are_named_right_at_their_true_top_faces(blender_reader):
+    """91 % of 180 when this was written (95 % once enrollment found its top faces as they lie). Gravestones
+    (0 of 16), hats and left feet were seldom named while the comparison kept each photo's shading (71 %): a
+    lamp's highlight on a glossy top, lit differently in every enrollment photo, outweighed the pictogram."""
+    right, _ = named_right_at_true_top_faces(blender_reader, BLENDER)
+    assert right >= 0.85
+
+
+def test_dice_enrolled_by_the_table_camera_are_named_right_at_their_true_top_faces():
+    """The table camera's own set (seed 1500): with enrollment's top faces off (see above) 55 % named right
+    and 13 of 58 named wrong though clear; 81 % and 3 when this was written."""
+    right, wrong = named_right_at_true_top_faces(DiceReader.enroll(TABLE / "enroll"), TABLE)
+    assert right >= 0.72
+    assert wrong <= 6
 
 
 def test_physically_based_photos_are_read_and_seldom_misread(blender_reader):
