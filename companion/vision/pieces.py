@@ -33,6 +33,8 @@ MIN_RATIO = 1.25        # nearest other type must be this much farther than the 
 MIN_SPREAD = np.array([0.05, 0.05, 0.02, 0.05, 1.0, 0.05, 0.05, 0.05, 0.05])  # per measure (1.0: holes, a count)
 BEYOND = 0.97           # a blob with more than 3 % of it outside its grave is judged inside it too
 GAP_CLOSED = 9          # half-res px: gaps narrower than this closed, for a blob like no enrolled piece (a rib comb's)
+THICKNESS_SLACK = 0.05  # a blob's thickness within its type's enrolled range, widened this much, fits the type ...
+THICKNESS_GAP = 0.1     # ... and this far outside the other type's: the two are told apart by it
 PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
 
 
@@ -164,6 +166,7 @@ class PieceReader:
     type_min_area: dict[str, float] | None = None  # smallest enrolled photo of each type (full-res px)
     photos: int = 0        # enrollment photos (each adds a few variants of its piece)
     closed: Outlines | None = None  # the enrolled pieces with their gaps closed (sets saved before: None)
+    thickness: dict[str, tuple[float, float]] | None = None  # per type, thinnest and thickest enrolled (before: None)
 
     @classmethod
     def enroll(cls, folder: str | Path) -> "PieceReader":
@@ -171,6 +174,7 @@ class PieceReader:
         pieces: list[tuple[str, Shape]] = []
         type_area: dict[str, float] = {}
         type_min_area: dict[str, float] = {}
+        thickness: dict[str, tuple[float, float]] = {}
         light = None
         for kind, path, image in enrollment_photos(folder, PIECE_TYPES, "piece"):
             if light is None:
@@ -187,6 +191,9 @@ class PieceReader:
                 feats.append(variant.features)
                 labels.append(kind)
             areas.append(found[0].area)
+            thick = _thickness(found[0].contour)
+            low, high = thickness.get(kind, (np.inf, 0.0))
+            thickness[kind] = (min(low, thick), max(high, thick))
             type_area[kind] = max(type_area.get(kind, 0.0), found[0].area)
             type_min_area[kind] = min(type_min_area.get(kind, np.inf), found[0].area)
         x, seen = np.stack(feats), np.stack(originals)
@@ -195,14 +202,14 @@ class PieceReader:
         # must not make a piece a million spreads away from everything.
         mean, scale = seen.mean(axis=0), np.maximum(seen.std(axis=0), MIN_SPREAD)
         return cls((x - mean) / scale, labels, mean, scale, float(max(areas)), bool(light), type_area, type_min_area,
-                   len(areas), Outlines.of(pieces))
+                   len(areas), Outlines.of(pieces), thickness)
 
     def save(self, name: str) -> Path:
         return save_set("pieces", name, {"features": self.features, "labels": np.array(self.labels), "mean": self.mean,
                                          "scale": self.scale, "max_area": self.max_area, "light": self.light,
                                          "type_area": np.array([(self.type_area or {}).get(t, self.max_area) for t in PIECE_TYPES]),
                                          "type_min_area": np.array([(self.type_min_area or {}).get(t, 0.0) for t in PIECE_TYPES]),
-                                         **_closed_arrays(self.closed)},
+                                         **_closed_arrays(self.closed), **_thickness_arrays(self.thickness)},
                         {"photos": self.photos, "shapes": len(self.labels), "types": list(PIECE_TYPES)})
 
     @classmethod
@@ -212,7 +219,7 @@ class PieceReader:
         # sets saved before the smallest sizes were kept read as before (no smallest-size check)
         type_min_area = dict(zip(PIECE_TYPES, map(float, d["type_min_area"]))) if "type_min_area" in d else None
         return cls(d["features"], [str(x) for x in d["labels"]], d["mean"], d["scale"], float(d["max_area"]),
-                   bool(d["light"]), type_area, type_min_area, closed=_closed_from(d))
+                   bool(d["light"]), type_area, type_min_area, closed=_closed_from(d), thickness=_thickness_from(d))
 
     def classify(self, shape: Shape) -> tuple[str | None, str]:
         if shape.area > 1.2 * self.max_area:
@@ -222,7 +229,10 @@ class PieceReader:
         if d1 > MAX_MATCH and not self._new_design(shape, kind, d1, d2):
             return None, "not a piece we know (pieces overlap or half hidden?)"
         if d2 < MIN_RATIO * d1:
-            return None, f"{kind} or {ranked[1][0]}: too close to call"
+            told = self._told_apart_by_thickness(shape, kind, ranked[1][0])
+            if told is None:
+                return None, f"{kind} or {ranked[1][0]}: too close to call"
+            kind = told
         if self.type_area and shape.area > MAX_TYPE_AREA * self.type_area[kind]:
             return None, f"bigger than any enrolled {kind}: pieces overlap?"
         if self.type_min_area and shape.area < MIN_TYPE_AREA * self.type_min_area[kind]:
@@ -250,6 +260,22 @@ class PieceReader:
         if not parts or parts[0].at_border or (len(parts) > 1 and parts[1].area > 0.1 * parts[0].area):
             return None
         return parts[0]
+
+    def _told_apart_by_thickness(self, shape: Shape, a: str, b: str) -> str | None:
+        """Of two types a blob's outline is about as like, the one its thickness fits, when it is clearly
+        outside the other's (an arm is a leg's shape, thinner; a skull's outline can be a pelvis's, thicker);
+        None when thickness does not tell (types as thick as each other, or no thicknesses enrolled)."""
+        if not self.thickness or shape.contour is None or a not in self.thickness or b not in self.thickness:
+            return None
+        thick = _thickness(shape.contour)
+
+        def fits(kind: str, slack: float) -> bool:
+            low, high = self.thickness[kind]
+            return low * (1 - slack) <= thick <= high * (1 + slack)
+
+        fitting = [kind for kind, other in ((a, b), (b, a))
+                   if fits(kind, THICKNESS_SLACK) and not fits(other, THICKNESS_GAP)]
+        return fitting[0] if len(fitting) == 1 else None
 
     def _new_design(self, shape: Shape, kind: str, d1: float, d2: float) -> bool:
         """A piece unlike every enrolled one, but far less like any other type and of one piece's size: a design
@@ -293,6 +319,27 @@ class PieceReader:
             (counts[grave] if grave is not None else outside)[kind] += 1
         return {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable,
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+
+def _thickness(contour: np.ndarray) -> float:
+    """How thick a shape is (work px): twice the median depth of its distance transform's ridge, the line
+    along its middle (a bone's shaft, not its knobbly ends, sets it)."""
+    filled, _ = _filled(contour, pad=2)
+    depth = cv2.distanceTransform(filled, cv2.DIST_L2, 5)
+    ridge = (depth >= cv2.dilate(depth, np.ones((3, 3), np.uint8))) & (depth > 1)
+    return 2 * float(np.median(depth[ridge])) if ridge.any() else 0.0
+
+
+def _thickness_arrays(thickness: dict[str, tuple[float, float]] | None) -> dict[str, np.ndarray]:
+    if not thickness:
+        return {}
+    return {"thickness": np.array([thickness.get(t, (0.0, 0.0)) for t in PIECE_TYPES], np.float64)}
+
+
+def _thickness_from(d: Any) -> dict[str, tuple[float, float]] | None:
+    if "thickness" not in d:
+        return None  # a set saved before thicknesses were kept: no tie-break by thickness, as before
+    return {t: (float(low), float(high)) for t, (low, high) in zip(PIECE_TYPES, d["thickness"]) if high > 0}
 
 
 def _closed_arrays(closed: Outlines | None) -> dict[str, np.ndarray]:

@@ -210,3 +210,35 @@ def test_a_piece_joined_to_its_graves_outline_is_not_miscounted(reader, graves):
     photo, truth = rendered_board(9322)
     reading = reader.read(photo, graves)
     assert reading["graves"]["north"] == truth["graves"]["north"] or flags_in(reading, graves["north"])
+
+
+@pytest.mark.parametrize("seed, grave", [(9123, "north"), (9311, "north"), (9536, "east"),
+                                         (9103, "west"), (9127, "south"), (9315, "north")])
+def test_types_outlined_alike_are_told_apart_by_thickness(reader, graves, seed, grave):
+    """An arm is a leg's shape, thinner; a skull's outline can come out like a pelvis's, thicker. Where the
+    outlines cannot tell two types apart ("too close to call": these graves were flagged), a blob whose
+    thickness fits one type's enrolled pieces and is clearly outside the other's is that type."""
+    photo, truth = rendered_board(seed)
+    reading = reader.read(photo, graves)
+    assert reading["graves"][grave] == truth["graves"][grave]
+    assert not flags_in(reading, graves[grave])
+
+
+def test_thickness_tells_nothing_between_types_as_thick(reader, graves):
+    from dataclasses import replace
+
+    photo, _ = rendered_board(9123)
+    alike = replace(reader, thickness={**reader.thickness, "arm": reader.thickness["leg"]})
+    reading = alike.read(photo, graves)
+    assert any("too close to call" in u["why"] for u in flags_in(reading, graves["north"]))
+
+
+def test_a_set_saved_before_thicknesses_were_kept_reads_as_before(reader, graves, monkeypatch):
+    from companion.vision import pieces
+
+    monkeypatch.setattr(pieces, "_thickness_arrays", lambda thickness: {})
+    reader.save("before-thickness")
+    old = PieceReader.load("before-thickness")
+    assert old.thickness is None
+    photo, _ = rendered_board(9123)
+    assert any("too close to call" in u["why"] for u in flags_in(old.read(photo, graves), graves["north"]))
