@@ -299,9 +299,10 @@ class DiceReader:
         # every die-sized square over the blob and a little beyond (a blob split in two may hold half a die),
         # 3 patch px apart, scored roughly (the main directions of the enrolled faces only)
         reach = int(np.ceil(((max(blob.size) - side) / 2 + side / 5) / (side * INNER / PATCH)))
-        # a faint die's edges do not show: every turn, 10 degrees apart (refined below)
-        edges = round(_edge_angle(gray, blob.center, 0.6 * side), 1)
-        turns = range(0, 90, 10) if blob.faint else {round(blob.angle, 1), edges}
+        if blob.faint:
+            turns = range(0, 90, 10)  # a faint die's edges do not show: every turn, 10 degrees apart (refined below)
+        else:
+            turns = {round(blob.angle, 1), round(_edge_angle(gray, blob.center, 0.6 * side), 1)}
         if max(blob.size) > 2 * side:
             # dice in a heap lie at every turn, not the heap's: every 15 degrees too
             turns = sorted(set(turns) | set(range(0, 90, 15)))
@@ -739,6 +740,7 @@ def _edge_angle(gray: np.ndarray, centre: tuple[float, float], reach: float) -> 
     window = cv2.GaussianBlur(window, (0, 0), 1.0)
     gx, gy = cv2.Sobel(window, cv2.CV_32F, 1, 0), cv2.Sobel(window, cv2.CV_32F, 0, 1)
     weight, phi = np.sqrt(np.hypot(gx, gy)), np.arctan2(gy, gx)
+    # edges of a square point four ways: average the angle four times over
     return float(np.rad2deg(np.arctan2((weight * np.sin(4 * phi)).sum(), (weight * np.cos(4 * phi)).sum()) / 4))
 
 
