@@ -30,6 +30,8 @@ from bench.common import pin_one_core  # noqa: E402  (before numpy: it sets one 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.truth import at_true_top_faces  # noqa: E402
+
 
 DATA = Path(__file__).resolve().parent / "data" / "dice"
 MATCH_PX = 20  # a reading within this many px of a true centre is that die
@@ -66,7 +68,7 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
             else:
                 misread += 1
                 ok_photo = False
-        at_pose += read_at_true_poses(reader, image, truth)
+        at_pose += at_true_top_faces(reader, image, truth)[1]
         phantom += len(set(range(len(reading["dice"]))) - used)
         perfect += ok_photo and not (set(range(len(reading["dice"]))) - used)
     base_ms, base_acc = baseline(folder, reader, baseline_photos)
@@ -74,24 +76,6 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
             "perfect": perfect / photos, "photos": photos, "phantom": phantom, "cocked_read": cocked_read,
             "ms": statistics.median(times), "baseline_ms": base_ms, "baseline_correct": base_acc,
             "at_pose": at_pose / counted}
-
-
-def read_at_true_poses(reader, image, truth) -> int:
-    """How many level dice the reader's classifier names right, clearing its bars, when shown each die's true
-    top face (centre and turn from the ground truth, size as the reader measured the photo): what enrollment
-    and the classifier allow; the rest of the gap to 'correct' is finding the dice."""
-    from companion.vision.blobs import Blob, find_blobs
-    from companion.vision.dice import MIN_MARGIN, MIN_SCORE
-
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    side = reader._crop_side(gray, find_blobs(image, reader.die_side)[0])
-    right = 0
-    for die in (d for d in truth if not d["cocked"]):
-        edge = np.subtract(die["corners"][1], die["corners"][0])
-        turn = float(np.degrees(np.arctan2(edge[1], edge[0])))
-        face, score, _, margin, _, _ = reader._classify_near(gray, Blob(tuple(die["center"]), (side, side), turn, 0, False), side)
-        right += face == die["face"] and score >= MIN_SCORE and margin >= MIN_MARGIN
-    return right
 
 
 def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:

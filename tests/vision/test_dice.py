@@ -140,27 +140,14 @@ def test_the_die_size_is_found_in_each_photo(blender_reader, scene):
 
 
 def named_right_at_true_top_faces(reader, folder):
-    """The classifier alone, shown each level die's true top face (centre and turn from the ground truth, the
-    photo's die size as measured): the share named right and clearing its bars, and how many named wrong
-    though clearing them."""
-    from companion.vision.blobs import Blob, find_blobs
-    from companion.vision.dice import MIN_MARGIN, MIN_SCORE
+    """The share of a set's level dice the classifier names right, clearing its bars, when shown their true
+    top faces, and how many it names wrong though clearing them (bench/truth.py)."""
+    from bench.truth import at_true_top_faces
 
     level = right = wrong = 0
     for path in sorted(folder.glob("scene-*.jpg")):
-        image = cv2.imread(str(path))
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        side = reader._crop_side(gray, find_blobs(image, reader.die_side)[0])
-        for die in json.loads(path.with_suffix(".json").read_text())["dice"]:
-            if die["cocked"]:
-                continue
-            edge = np.subtract(die["corners"][1], die["corners"][0])
-            box = Blob(tuple(die["center"]), (side, side), float(np.degrees(np.arctan2(edge[1], edge[0]))), 0, False)
-            face, score, _, margin, _, _ = reader._classify_near(gray, box, side)
-            level += 1
-            clear = score >= MIN_SCORE and margin >= MIN_MARGIN
-            right += clear and face == die["face"]
-            wrong += clear and face != die["face"]
+        counts = at_true_top_faces(reader, cv2.imread(str(path)), json.loads(path.with_suffix(".json").read_text())["dice"])
+        level, right, wrong = level + counts[0], right + counts[1], wrong + counts[2]
     return right / level, wrong
 
 
