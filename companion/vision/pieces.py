@@ -303,9 +303,10 @@ class PieceReader:
                     shape, kind, why = inner, inner_kind, inner_why
                 elif kind and inner_kind and inner_kind != kind:
                     kind, why = None, f"{kind} or {inner_kind}: it touches its grave's outline"
-            # like no enrolled piece: with its gaps closed, as the enrolled ones are then, it may clearly be one
-            # (a rib comb). Not for a blob too big for its type: closing would hide the overlap
-            if kind is None and why.startswith("not a piece we know") and self.closed is not None:
+            # like no enrolled piece, or smaller than any of its type: with its gaps closed, as the enrolled ones
+            # are then, it may clearly be one (a rib comb; a striped arm the mask thinned). Not for a blob too
+            # big for its type: closing would hide the overlap
+            if kind is None and why.startswith(("not a piece we know", "smaller than any")) and self.closed is not None:
                 kind = self.closed.name(shape)
             # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
             # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered

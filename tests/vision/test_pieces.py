@@ -183,6 +183,16 @@ def test_a_rib_comb_whose_gaps_the_light_closed_is_counted(reader, graves, seed,
     assert not flags_in(reading, graves[grave])
 
 
+def test_a_striped_piece_the_mask_thinned_is_counted(reader, graves):
+    """An arm whose printed stripes cut into its blob looked most like a leg, and smaller than any enrolled
+    leg ("half hidden, or another piece?"). With its gaps closed, as the enrolled pieces' are then, it is
+    clearly an arm, and its grave is read right."""
+    photo, truth = rendered_board(9125)
+    reading = reader.read(photo, graves)
+    assert reading["graves"]["east"] == truth["graves"]["east"] and truth["graves"]["east"]["arm"] >= 1
+    assert not flags_in(reading, graves["east"])
+
+
 def test_overlapping_pieces_stay_flagged_though_their_gaps_close(reader, graves):
     """An overlap whose blob is too big for the type it looks like is not named by closing its gaps (closed,
     an overlap can look like one bigger piece): only a blob like no piece gets that second look."""
