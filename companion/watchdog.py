@@ -8,15 +8,20 @@ import threading
 
 
 def notify(message: str) -> bool:
-    """Send one sd_notify message; False when not run by systemd (no NOTIFY_SOCKET)."""
+    """Send one sd_notify message; False when not run by systemd (no NOTIFY_SOCKET) or when its socket is not
+    there just now (that ping is lost; the watchdog's next one goes as usual: a dead pinger thread would get
+    the companion killed however well the Table answers)."""
     address = os.environ.get("NOTIFY_SOCKET")
     if not address:
         return False
     if address.startswith("@"):
         address = "\0" + address[1:]
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-        sock.connect(address)
-        sock.sendall(message.encode())
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.connect(address)
+            sock.sendall(message.encode())
+    except OSError:
+        return False
     return True
 
 
@@ -29,7 +34,7 @@ def keep_alive(table, stop: threading.Event) -> threading.Thread | None:
 
     def loop() -> None:
         while not stop.wait(interval):
-            if table.responsive(timeout=interval):
+            if table.responsive(timeout=interval) and not stop.is_set():
                 notify("WATCHDOG=1")
 
     thread = threading.Thread(target=loop, name="watchdog", daemon=True)

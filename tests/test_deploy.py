@@ -5,6 +5,7 @@ import shutil
 import socket
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,32 @@ def test_watchdog_pings_only_while_the_table_answers(tmp_path, monkeypatch):
     stop.set()
     table.lock.release()
     sock.close()
+
+
+def test_the_watchdog_keeps_pinging_after_its_socket_was_away(tmp_path, monkeypatch):
+    """systemd's notify socket gone for a moment (a daemon re-exec): the pings sent then are lost, and the
+    pinger carries on; a pinger thread that died on the error would get the companion killed."""
+    from companion.watchdog import keep_alive, notify
+
+    address = str(tmp_path / "notify")
+    monkeypatch.setenv("NOTIFY_SOCKET", address)
+    monkeypatch.setenv("WATCHDOG_USEC", "100000")
+    assert notify("WATCHDOG=1") is False  # no socket there yet: one lost ping, no error
+
+    class Table:
+        def responsive(self, timeout):
+            return True
+
+    stop = threading.Event()
+    thread = keep_alive(Table(), stop)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        time.sleep(0.3)  # pings sent to no socket
+        sock.bind(address)
+        sock.settimeout(2)
+        assert sock.recv(64) == b"WATCHDOG=1"
+        assert thread.is_alive()
+    finally:
+        stop.set()
+        thread.join(2)
+        sock.close()
