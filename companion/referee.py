@@ -80,14 +80,23 @@ class Referee:
             try:
                 if name is not None:
                     self.handle(name)
-            except CompanionError as error:
-                self._say(str(error), LOOK if isinstance(error, IllegalPlay) else ERROR)
+            except CompanionError:
+                pass  # handle() has said it: amber or red, with the reason
             except Exception as error:  # the worker must outlive any bug; say it, keep going
                 self._say(f"internal error: {error}", ERROR)
             finally:
                 self._requests.task_done()
 
     def handle(self, name: str) -> None:
+        """One button's request, from a pin or the page. A refusal is said (amber, or red for a device) and
+        raised: said here, the status never stays "reading the dice…" after a read that was refused."""
+        try:
+            self._handle(name)
+        except CompanionError as error:
+            self._say(str(error), LOOK if isinstance(error, IllegalPlay) else ERROR)
+            raise
+
+    def _handle(self, name: str) -> None:
         if name == TURN:
             self.table.dispatch({"type": "next_turn"})
         elif name == UNDO:

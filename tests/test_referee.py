@@ -55,6 +55,25 @@ def test_undertaker_without_a_rolling_bones_game_turns_amber(table_with_camera):
     assert companion.referee.status == "look" and "Rolling Bones" in companion.referee.notice
 
 
+def test_a_refused_read_from_the_page_does_not_stay_busy(tmp_path, pin_factory):
+    """The page's UNDERTAKER with the last throw's dice still on the table: the throw is refused, and the
+    status says why (amber) instead of staying on "reading the dice…" (it did: the page calls the referee
+    directly, and only the button worker turned a refusal into a status)."""
+    from companion.errors import IllegalPlay
+
+    settings = config.load()
+    settings["camera"]["folder"] = str(SCENE.with_name("scene-00200.jpg"))  # every die read: the throw is made
+    companion = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "instance", rng=random.Random(1))
+    try:
+        companion.referee.handle("undertaker")
+        assert companion.referee.status == "ready"
+        with pytest.raises(IllegalPlay, match="before another throw"):
+            companion.referee.handle("undertaker")
+        assert companion.referee.status == "look" and "before another throw" in companion.referee.notice
+    finally:
+        companion.close()
+
+
 def test_undertaker_on_sepulchre_reads_the_graves_and_flags_a_rule(table_with_camera, tmp_path):
     import cv2
 
