@@ -191,7 +191,7 @@ class PieceReader:
                 feats.append(variant.features)
                 labels.append(kind)
             areas.append(found[0].area)
-            thick = _thickness(found[0].contour)
+            thick = _shaft_thickness(found[0].contour)
             low, high = thickness.get(kind, (np.inf, 0.0))
             thickness[kind] = (min(low, thick), max(high, thick))
             type_area[kind] = max(type_area.get(kind, 0.0), found[0].area)
@@ -267,7 +267,7 @@ class PieceReader:
         None when thickness does not tell (types as thick as each other, or no thicknesses enrolled)."""
         if not self.thickness or shape.contour is None or a not in self.thickness or b not in self.thickness:
             return None
-        thick = _thickness(shape.contour)
+        thick = _shaft_thickness(shape.contour)
 
         def fits(kind: str, slack: float) -> bool:
             low, high = self.thickness[kind]
@@ -322,7 +322,7 @@ class PieceReader:
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
 
 
-def _thickness(contour: np.ndarray) -> float:
+def _shaft_thickness(contour: np.ndarray) -> float:
     """How thick a shape is (work px): twice the median depth of its distance transform's ridge, the line
     along its middle (a bone's shaft, not its knobbly ends, sets it)."""
     filled, _ = _filled(contour, pad=2)
