@@ -594,10 +594,10 @@ def _ceilings(by_photo: np.ndarray, faces: list[str]) -> dict[str, float]:
             for face in dict.fromkeys(faces)}
 
 
-def _outline_fits(gray: np.ndarray, die: Blob, sizes, turned: float | None = None) -> list[tuple[float, Blob]]:
-    """Squares inside a blob scored by how strongly the photo's edges run along all four of their sides
-    (a top face's outline: lit top against darker sides or mat), best first; turned as the blob's box, or
-    around ``turned`` (degrees)."""
+def _outline_fits(gray: np.ndarray, die: Blob, sizes, turned: float) -> list[tuple[float, Blob]]:
+    """Squares over a blob's box, turned within a few degrees of ``turned``, scored by how strongly the photo's
+    edges run along all four of their sides (a top face's outline: lit top against darker sides or mat), best
+    first."""
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1)
     along = np.linspace(-0.4, 0.4, 17)  # along each side, clear of the rounded corners
@@ -608,9 +608,8 @@ def _outline_fits(gray: np.ndarray, die: Blob, sizes, turned: float | None = Non
         a0 = np.deg2rad(die.angle)
         cx = die.center[0] + du * np.cos(a0) - dv * np.sin(a0)
         cy = die.center[1] + du * np.sin(a0) + dv * np.cos(a0)
-        square = die.angle if turned is None else turned
         for turn in (-6, -3, 0, 3, 6):
-            a = np.deg2rad(square + turn)
+            a = np.deg2rad(turned + turn)
             c, s = np.cos(a), np.sin(a)
             strength = np.full(len(cx), np.inf)
             for nx, ny in ((c, s), (-c, -s), (-s, c), (s, -c)):
@@ -622,7 +621,7 @@ def _outline_fits(gray: np.ndarray, die: Blob, sizes, turned: float | None = Non
                 # count (a pictogram's strokes are strong in places, and a neighbour's edge along one side only)
                 along_side = np.percentile(np.abs(gx[yi, xi] * nx + gy[yi, xi] * ny), 25, axis=1)
                 strength = np.minimum(strength, along_side)
-            fits += [(float(v), Blob((float(x), float(y)), (side, side), square + turn, side * side, False))
+            fits += [(float(v), Blob((float(x), float(y)), (side, side), turned + turn, side * side, False))
                      for v, x, y in zip(strength, cx, cy)]
     fits.sort(key=lambda f: -f[0])
     return fits
@@ -631,16 +630,17 @@ def _outline_fits(gray: np.ndarray, die: Blob, sizes, turned: float | None = Non
 def _fitted_tops(found: list[tuple[str, np.ndarray, Blob]]) -> tuple[float, list[Blob]]:
     """The die size and each enrollment photo's top face (its own size: the camera may have been nearer or
     farther for each photo), for dice whose blobs are more than their top face."""
-    # the blob's box is turned as its outline lies (the sides and shadow make it no square): the edges over
-    # the whole die say how its top face is turned, each visible side and the shadow running with them
-    turns = [_edge_angle(gray, die.center, max(die.size)) for _, gray, die in found]
-    sizes = [_top_size(_outline_fits(gray, die, min(die.size) * np.arange(0.65, 1.06, 0.05), turn))
-             for (_, gray, die), turn in zip(found, turns)]
-    # several well-fitting squares per photo (distinct places): the shadow's and the sides' outlines fit too
-    options = []
-    for (_, gray, die), size, turn in zip(found, sizes, turns):
+    sizes, options = [], []
+    for _, gray, die in found:
+        # the blob's box is turned as its outline lies (the sides and shadow make it no square): the edges over
+        # the whole die say how its top face is turned, each visible side and the shadow running with them
+        fits = _outline_fits(gray, die, min(die.size) * np.arange(0.65, 1.06, 0.05),
+                             _edge_angle(gray, die.center, max(die.size)))
+        size = _top_size(fits)
+        sizes.append(size)
+        # several squares of that size fitting well (distinct places): the shadow's and sides' outlines fit too
         kept: list[Blob] = []
-        for _, square in _outline_fits(gray, die, [size], turn):
+        for _, square in (fit for fit in fits if fit[1].size[0] == size):
             if all(np.hypot(square.center[0] - k.center[0], square.center[1] - k.center[1]) > 3 for k in kept):
                 kept.append(square)
             if len(kept) == TOP_OPTIONS:
