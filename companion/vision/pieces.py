@@ -84,11 +84,9 @@ class Outlines:
         closed = [(kind, _gaps_closed(piece)) for kind, piece in pieces]
         x = np.stack([shape.features for _, shape in closed])
         mean, scale = x.mean(axis=0), np.maximum(x.std(axis=0), MIN_SPREAD)
-        areas: dict[str, list[float]] = {}
-        for kind, shape in closed:
-            areas.setdefault(kind, []).append(shape.area)
+        areas = _ranges([(kind, shape.area) for kind, shape in closed])
         return cls((x - mean) / scale, [kind for kind, _ in closed], mean, scale,
-                   {k: max(a) for k, a in areas.items()}, {k: min(a) for k, a in areas.items()})
+                   {k: high for k, (_, high) in areas.items()}, {k: low for k, (low, _) in areas.items()})
 
     def name(self, shape: Shape) -> str | None:
         """The type the blob clearly is with its gaps closed, of one piece's size, else None."""
@@ -170,11 +168,8 @@ class PieceReader:
 
     @classmethod
     def enroll(cls, folder: str | Path) -> "PieceReader":
-        feats, labels, areas, originals = [], [], [], []
+        feats, labels = [], []
         pieces: list[tuple[str, Shape]] = []
-        type_area: dict[str, float] = {}
-        type_min_area: dict[str, float] = {}
-        thickness: dict[str, tuple[float, float]] = {}
         light = None
         for kind, path, image in enrollment_photos(folder, PIECE_TYPES, "piece"):
             if light is None:
@@ -185,24 +180,20 @@ class PieceReader:
                 raise BadInput(f"{path}: no piece found in the photo")
             if len(found) > 1 and found[1].area > 0.3 * found[0].area:
                 raise BadInput(f"{path}: expected one piece in the photo, found {len(found)}")
-            originals.append(found[0].features)
             pieces.append((kind, found[0]))
             for variant in _variants(mask, found[0]):
                 feats.append(variant.features)
                 labels.append(kind)
-            areas.append(found[0].area)
-            thick = _shaft_thickness(found[0].contour)
-            low, high = thickness.get(kind, (np.inf, 0.0))
-            thickness[kind] = (min(low, thick), max(high, thick))
-            type_area[kind] = max(type_area.get(kind, 0.0), found[0].area)
-            type_min_area[kind] = min(type_min_area.get(kind, np.inf), found[0].area)
-        x, seen = np.stack(feats), np.stack(originals)
+        x, seen = np.stack(feats), np.stack([piece.features for _, piece in pieces])
+        areas = _ranges([(kind, piece.area) for kind, piece in pieces])
+        thickness = _ranges([(kind, _shaft_thickness(piece.contour)) for kind, piece in pieces])
         # Standardise by the photos themselves: the variants fill in between, they do not widen the scale.
         # A measure the photos do not vary (no enrolled piece has a hole) still gets a spread: one hole more
         # must not make a piece a million spreads away from everything.
         mean, scale = seen.mean(axis=0), np.maximum(seen.std(axis=0), MIN_SPREAD)
-        return cls((x - mean) / scale, labels, mean, scale, float(max(areas)), bool(light), type_area, type_min_area,
-                   len(areas), Outlines.of(pieces), thickness)
+        return cls((x - mean) / scale, labels, mean, scale, float(max(piece.area for _, piece in pieces)), bool(light),
+                   {k: high for k, (_, high) in areas.items()}, {k: low for k, (low, _) in areas.items()},
+                   len(pieces), Outlines.of(pieces), thickness)
 
     def save(self, name: str) -> Path:
         return save_set("pieces", name, {"features": self.features, "labels": np.array(self.labels), "mean": self.mean,
@@ -320,6 +311,15 @@ class PieceReader:
             (counts[grave] if grave is not None else outside)[kind] += 1
         return {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable,
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+
+def _ranges(values: list[tuple[str, float]]) -> dict[str, tuple[float, float]]:
+    """Per type, the smallest and largest of its values (its enrolled pieces' areas, thicknesses)."""
+    ranges: dict[str, tuple[float, float]] = {}
+    for kind, value in values:
+        low, high = ranges.get(kind, (value, value))
+        ranges[kind] = (min(low, value), max(high, value))
+    return ranges
 
 
 def _shaft_thickness(contour: np.ndarray) -> float:
