@@ -367,8 +367,8 @@ def render_scene(seed: int, style: int, colouring: str, samples: int, n_dice: in
         depsgraph = bpy.context.evaluated_depsgraph_get()
         truth = []
         for obj, kind in dice:
-            side, _, centre, _, _ = _top(obj)
-            top, tilt, z = _top_truth(scene, cam, obj)
+            side, tilt, centre, u, v = _top(obj)
+            top, z = _top_truth(scene, cam, centre, u, v)
             x, y = top["center"]
             if z <= 0 or not (0 <= x < IMAGE_W and 0 <= y < IMAGE_H):
                 continue
@@ -385,14 +385,14 @@ def render_scene(seed: int, style: int, colouring: str, samples: int, n_dice: in
     return photo, {"dice": truth, "scene": meta}
 
 
-def _top_truth(scene, cam, obj, x0: int = 0, y0: int = 0) -> tuple[dict, float, float]:
-    """A die's top face in the photo (px, less the crop's corner ``x0, y0``): centre and corners (as each
-    scene's ground truth), and the face's tilt from level."""
-    _, tilt, centre, u, v = _top(obj)
+def _top_truth(scene, cam, centre: Vector, u: Vector, v: Vector, x0: int = 0, y0: int = 0) -> tuple[dict, float]:
+    """A top face (its centre and half-axes in the world, as `_top` gives them) in the photo, px less the
+    crop's corner ``x0, y0``: centre and corners, as each scene's ground truth; and its depth (behind the
+    camera when not above 0)."""
     x, y, z = _pixel(scene, cam, centre)
     corners = [_pixel(scene, cam, centre + su * u + sv * v)[:2] for su, sv in ((-1, 1), (1, 1), (1, -1), (-1, -1))]
     return ({"center": [round(x - x0, 1), round(y - y0, 1)],
-             "corners": [[round(cx - x0, 1), round(cy - y0, 1)] for cx, cy in corners]}, tilt, z)
+             "corners": [[round(cx - x0, 1), round(cy - y0, 1)] for cx, cy in corners]}, z)
 
 
 def render_single(seed: int, face: str, style: int, colouring: str, samples: int,
@@ -418,7 +418,7 @@ def render_single(seed: int, face: str, style: int, colouring: str, samples: int
         bpy.context.view_layer.update()
         x, y, _ = _pixel(scene, cam, obj.location + Vector((0, 0, DIE / 2)))
         x0, y0 = int(np.clip(x - 160, 0, IMAGE_W - 320)), int(np.clip(y - 160, 0, IMAGE_H - 320))
-        top, _, _ = _top_truth(scene, cam, obj, x0, y0)
+        top, _ = _top_truth(scene, cam, *_top(obj)[2:], x0, y0)
         truth = {"face": face, "kind": kind, **top, "light": light}
         if not render:
             return None, truth
