@@ -32,7 +32,8 @@ NEW_DESIGN_SIZE = (0.7, 1.15)  # ... and it is the size of one piece of the type
 MIN_RATIO = 1.25        # nearest other type must be this much farther than the nearest of the chosen type
 MIN_SPREAD = np.array([0.05, 0.05, 0.02, 0.05, 1.0, 0.05, 0.05, 0.05, 0.05])  # per measure (1.0: holes, a count)
 BEYOND = 0.97           # a blob with more than 3 % of it outside its grave is judged inside it too
-GAP_CLOSED = 9          # half-res px: gaps narrower than this closed, for a blob like no enrolled piece (a rib comb's)
+GAP_CLOSED = 9          # half-res px: gaps narrower than this closed, for a second look at a blob (a rib comb's)
+GAPPED = 1.1            # a type whose largest enrolled piece is this much bigger with its gaps closed has gaps
 THICKNESS_SLACK = 0.05  # a blob's thickness within its type's enrolled range, widened this much, fits the type ...
 THICKNESS_GAP = 0.1     # ... and this far outside the other type's: the two are told apart by it
 PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
@@ -213,22 +214,40 @@ class PieceReader:
                    bool(d["light"]), type_area, type_min_area, closed=_closed_from(d), thickness=_thickness_from(d))
 
     def classify(self, shape: Shape) -> tuple[str | None, str]:
+        """The blob's type, or None and why not. A blob the mask may have made unlike its piece (like no enrolled
+        piece; smaller than any of its type; bigger than any of a type with gaps in its outline) gets a second
+        look with its gaps closed, as the enrolled pieces are then: a rib comb's gaps open on one board and
+        close on the next, a striped arm's stripes cut into it. Not a blob too big for a solid type: closing
+        would hide the overlap."""
+        kind, why, second_look = self._as_outlined(shape)
+        if (kind is None and second_look and self.closed is not None and shape.contour is not None
+                and (named := self.closed.name(shape))):
+            return named, ""
+        return kind, why
+
+    def _as_outlined(self, shape: Shape) -> tuple[str | None, str, bool]:
+        """The type its outline as found says, or None, why not, and whether the gaps-closed look may tell."""
         if shape.area > 1.2 * self.max_area:
-            return None, "pieces overlap"
+            return None, "pieces overlap", False
         ranked = _nearest_types(self.features, self.labels, (shape.features - self.mean) / self.scale)
         (kind, d1), (_, d2) = ranked[0], ranked[1]
         if d1 > MAX_MATCH and not self._new_design(shape, kind, d1, d2):
-            return None, "not a piece we know (pieces overlap or half hidden?)"
+            return None, "not a piece we know (pieces overlap or half hidden?)", True
         if d2 < MIN_RATIO * d1:
             told = self._told_apart_by_thickness(shape, kind, ranked[1][0])
             if told is None:
-                return None, f"{kind} or {ranked[1][0]}: too close to call"
+                return None, f"{kind} or {ranked[1][0]}: too close to call", False
             kind = told
         if self.type_area and shape.area > MAX_TYPE_AREA * self.type_area[kind]:
-            return None, f"bigger than any enrolled {kind}: pieces overlap?"
+            return None, f"bigger than any enrolled {kind}: pieces overlap?", self._has_gaps(kind)
         if self.type_min_area and shape.area < MIN_TYPE_AREA * self.type_min_area[kind]:
-            return None, f"smaller than any enrolled {kind}: half hidden, or another piece?"
-        return kind, ""
+            return None, f"smaller than any enrolled {kind}: half hidden, or another piece?", True
+        return kind, "", False
+
+    def _has_gaps(self, kind: str) -> bool:
+        """Are there gaps in the type's outline (its largest enrolled piece grows when they are closed: a rib
+        comb, ~1.4x; the solid types, ~1.01x)? A comb whose gaps closed on the board is as big as that."""
+        return self.closed is not None and self.closed.type_area[kind] > GAPPED * self.type_area[kind]
 
     @staticmethod
     def _inside_its_grave(mask: np.ndarray, shape: Shape, grave: np.ndarray) -> Shape | None:
@@ -294,11 +313,6 @@ class PieceReader:
                     shape, kind, why = inner, inner_kind, inner_why
                 elif kind and inner_kind and inner_kind != kind:
                     kind, why = None, f"{kind} or {inner_kind}: it touches its grave's outline"
-            # like no enrolled piece, or smaller than any of its type: with its gaps closed, as the enrolled ones
-            # are then, it may clearly be one (a rib comb; a striped arm the mask thinned). Not for a blob too
-            # big for its type: closing would hide the overlap
-            if kind is None and why.startswith(("not a piece we know", "smaller than any")) and self.closed is not None:
-                kind = self.closed.name(shape)
             # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
             # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered
             # graves to save 1)
