@@ -28,7 +28,8 @@ MAX_TYPE_AREA = 1.2     # a blob this much bigger than the largest enrolled piec
 MIN_TYPE_AREA = 0.75    # a blob this much smaller than the smallest enrolled piece of its type is not one whole
 FAR_MATCH = 2.2         # a blob beyond MAX_MATCH but within this may still be a new design of a type ...
 FAR_RATIO = 2.4         # ... when every other type is this much farther
-NEW_DESIGN_SIZE = (0.7, 1.15)  # ... and it is the size of one piece of the type (of its largest enrolled one)
+NEW_DESIGN_SIZE = (0.7, 1.15)  # ... and it is the size of one piece of the type (of its largest enrolled one; the
+                               # smallest: that of a named piece, this for a set saved before smallest sizes were kept)
 MIN_RATIO = 1.25        # nearest other type must be this much farther than the nearest of the chosen type
 MIN_SPREAD = np.array([0.05, 0.05, 0.02, 0.05, 1.0, 0.05, 0.05, 0.05, 0.05])  # per measure (1.0: holes, a count)
 BEYOND = 0.97           # a blob with more than 3 % of it outside its grave is judged inside it too
@@ -293,8 +294,10 @@ class PieceReader:
         are bigger or smaller, or about as unlike every type."""
         if not self.type_area:
             return False
-        size = shape.area / self.type_area[kind]
-        return d1 <= FAR_MATCH and d2 >= FAR_RATIO * d1 and NEW_DESIGN_SIZE[0] <= size <= NEW_DESIGN_SIZE[1]
+        # as small as a named piece may be (a rib comb with its gaps open is ~0.65x one with them closed)
+        smallest = MIN_TYPE_AREA * self.type_min_area[kind] if self.type_min_area else NEW_DESIGN_SIZE[0] * self.type_area[kind]
+        return (d1 <= FAR_MATCH and d2 >= FAR_RATIO * d1
+                and smallest <= shape.area <= NEW_DESIGN_SIZE[1] * self.type_area[kind])
 
     def read(self, image: np.ndarray, graves: dict[str, np.ndarray]) -> dict[str, Any]:
         start = time.perf_counter()

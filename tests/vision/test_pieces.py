@@ -113,7 +113,7 @@ def test_a_measure_no_enrolled_piece_varies_still_has_a_spread(reader):
 def test_a_new_design_is_named_only_when_no_other_type_is_near(reader):
     """Beyond the usual match, a blob is still its nearest type when every other type is far and it is one
     piece's size; a blob about as unlike two types, or too big, stays unreadable."""
-    from companion.vision.pieces import Shape
+    from companion.vision.pieces import MIN_TYPE_AREA, Shape
 
     one_ribs = Shape((0.0, 0.0), np.zeros(9), reader.type_area["ribs"])
     assert reader._new_design(one_ribs, "ribs", 1.6, 4.0)
@@ -121,6 +121,21 @@ def test_a_new_design_is_named_only_when_no_other_type_is_near(reader):
     assert not reader._new_design(one_ribs, "ribs", 3.0, 9.0)  # too unlike anything
     two_ribs = Shape((0.0, 0.0), np.zeros(9), 1.5 * reader.type_area["ribs"])
     assert not reader._new_design(two_ribs, "ribs", 1.6, 4.0)  # the size of two: overlapping pieces
+    # as small as a named comb may be: the enrolled combs' own sizes vary (gaps open or closed), ~0.65-1x
+    small_ribs = Shape((0.0, 0.0), np.zeros(9), reader.type_min_area["ribs"])
+    assert reader._new_design(small_ribs, "ribs", 1.6, 4.0)
+    scrap = Shape((0.0, 0.0), np.zeros(9), 0.9 * MIN_TYPE_AREA * reader.type_min_area["ribs"])
+    assert not reader._new_design(scrap, "ribs", 1.6, 4.0)  # smaller than any comb: half hidden, or a scrap
+
+
+@pytest.mark.parametrize("seed, grave", [(8019, "west"), (8086, "north"), (9191, "south")])
+def test_a_rib_comb_of_a_new_design_as_small_as_an_enrolled_one_is_counted(reader, graves, seed, grave):
+    """A comb just beyond the usual match, far from every other type, and the size of the smallest enrolled
+    comb (0.62-0.65x the largest) was "not a piece we know": a new design had to be 0.7x the largest."""
+    photo, truth = rendered_board(seed)
+    reading = reader.read(photo, graves)
+    assert reading["graves"][grave] == truth["graves"][grave] and truth["graves"][grave]["ribs"] >= 1
+    assert not flags_in(reading, graves[grave])
 
 
 def test_a_piece_smaller_than_any_enrolled_of_its_type_is_not_named(reader):
