@@ -104,9 +104,10 @@ def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, 
     forward = np.float32([[c * pu, -s * pv, centre[0] - size / 2 * (pu * c - pv * s)],
                           [s * pu, c * pv, centre[1] - size / 2 * (pu * s + pv * c)]])
     raw = cv2.warpAffine(gray, forward, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
-    window = _unshaded(raw)[context:size - context, context:size - context]
+    inner = np.s_[context:size - context, context:size - context]  # the boxes' window, less the context
+    window = _unshaded(raw)[inner]
     offsets = np.arange(0, 2 * reach + 1, step)
-    inky = (_spreads(raw[context:size - context, context:size - context], offsets) >= min_ink).ravel() if min_ink else None
+    inky = (_spreads(raw[inner], offsets) >= min_ink).ravel() if min_ink else None
     rows, cols = window.strides
     views = np.lib.stride_tricks.as_strided(window, (len(offsets), len(offsets), PATCH, PATCH),
                                             (rows * step, cols * step, rows, cols), writeable=False)
@@ -302,7 +303,7 @@ class DiceReader:
         if blob.faint:
             turns = range(0, 90, 10)  # a faint die's edges do not show: every turn, 10 degrees apart (refined below)
         else:
-            turns = {round(blob.angle, 1), round(_edge_angle(gray, blob.center, 0.6 * side), 1)}
+            turns = {round(blob.angle, 1), round(_die_turn(gray, blob.center, side), 1)}
         if max(blob.size) > 2 * side:
             # dice in a heap lie at every turn, not the heap's: every 15 degrees too
             turns = sorted(set(turns) | set(range(0, 90, 15)))
@@ -546,7 +547,7 @@ def _windows(gray: np.ndarray, die: Blob, side: float) -> list[tuple[tuple[float
     c, s = np.cos(angle), np.sin(angle)
     us, vs = (_offsets(max(0.0, (extent - side) / 2), side / 5) for extent in die.size)
     spots = [(die.center[0] + u * c - v * s, die.center[1] + u * s + v * c) for u in us for v in vs]
-    return [(spot, turn) for spot in spots for turn in {round(die.angle, 1), round(_edge_angle(gray, spot, 0.6 * side), 1)}]
+    return [(spot, turn) for spot in spots for turn in {round(die.angle, 1), round(_die_turn(gray, spot, side), 1)}]
 
 
 def _photo_scores(photos: list[tuple[np.ndarray, Blob]], refs: np.ndarray, basis: np.ndarray) -> np.ndarray:
@@ -742,6 +743,11 @@ def _edge_angle(gray: np.ndarray, centre: tuple[float, float], reach: float) -> 
     weight, phi = np.sqrt(np.hypot(gx, gy)), np.arctan2(gy, gx)
     # edges of a square point four ways: average the angle four times over
     return float(np.rad2deg(np.arctan2((weight * np.sin(4 * phi)).sum(), (weight * np.cos(4 * phi)).sum()) / 4))
+
+
+def _die_turn(gray: np.ndarray, centre: tuple[float, float], side: float) -> float:
+    """How a die at ``centre`` is turned, as the edges a little beyond its face agree (its outline, sides, shadow)."""
+    return _edge_angle(gray, centre, 0.6 * side)
 
 
 def _offsets(reach: float, step: float) -> np.ndarray:
