@@ -38,6 +38,9 @@ GAPPED = 1.1            # a type whose largest enrolled piece is this much bigge
 THICKNESS_SLACK = 0.05  # a blob's thickness within its type's enrolled range, widened this much, fits the type ...
 THICKNESS_GAP = 0.1     # ... and this far outside the other type's: the two are told apart by it
 PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
+BOARD_TILE = 16         # half-res px: the board's level is judged on tile averages this wide (a shadow is ~5) ...
+BOARD_AROUND = 5        # ... the darkest of the 5x5 tiles around (some tile there is bare board) ...
+ABOVE_BOARD = 20        # ... and a piece stands this many grey levels clear of it (the board between pieces does not)
 
 
 def _mask(image: np.ndarray, light: bool = True) -> np.ndarray:
@@ -50,6 +53,15 @@ def _mask(image: np.ndarray, light: bool = True) -> np.ndarray:
     contrast = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT if light else cv2.MORPH_BLACKHAT, kernel).astype(np.int16)
     threshold = max(30.0, float(np.median(contrast)) * 3 + 15)
     mask = (contrast > threshold).astype(np.uint8) * 255
+    # the opening's level dips into the pieces' shadows, so the board between two pieces a shadow's width apart
+    # stood out as much as a piece and joined them (a skull and that board made a "pelvis"): a piece also
+    # stands clear of the board's own level, the darkest tile average around (the lightest, for dark pieces)
+    tiles = cv2.resize(gray, None, fx=1 / BOARD_TILE, fy=1 / BOARD_TILE, interpolation=cv2.INTER_AREA)
+    around = np.ones((BOARD_AROUND, BOARD_AROUND), np.uint8)
+    board = cv2.resize(cv2.erode(tiles, around) if light else cv2.dilate(tiles, around), (gray.shape[1], gray.shape[0]),
+                       interpolation=cv2.INTER_LINEAR).astype(np.int16)
+    level = gray.astype(np.int16)
+    mask[((level - board) if light else (board - level)) <= ABOVE_BOARD] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     # fill small holes (eye sockets, pattern) but keep the shape's own openings
     inverse = 255 - mask

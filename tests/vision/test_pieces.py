@@ -285,3 +285,15 @@ def test_a_set_saved_before_thicknesses_were_kept_reads_as_before(reader, graves
     assert old.thickness is None
     photo, _ = rendered_board(9123)
     assert any("too close to call" in u["why"] for u in flags_in(old.read(photo, graves), graves["north"]))
+
+
+@pytest.mark.parametrize("seed, grave", [(9193, "west"), (8080, "east"), (9142, "north")])
+def test_pieces_a_shadows_width_apart_are_read_apart(reader, graves, seed, grave):
+    """Two pieces a shadow's width apart: the board between them stood out from the top-hat's level (which dips
+    into their shadows) and joined them into one blob: a skull and that strip of board read as a pelvis (9193,
+    a silent error), or a blob too big for one piece ("pieces overlap"). A piece also stands clear of the
+    board's own level, so the strip is board and each piece is read."""
+    photo, truth = rendered_board(seed)
+    reading = reader.read(photo, graves)
+    assert reading["graves"][grave] == truth["graves"][grave]
+    assert not flags_in(reading, graves[grave])
