@@ -306,7 +306,7 @@ class PieceReader:
         are bigger or smaller, or about as unlike every type."""
         if not self.type_area:
             return False
-        # as small as a named piece may be (a rib comb with its gaps open is ~0.65x one with them closed)
+        # as small as a named piece may be (the enrolled rib combs span 0.65-1x the largest: gaps open or closed)
         smallest = MIN_TYPE_AREA * self.type_min_area[kind] if self.type_min_area else NEW_DESIGN_SIZE[0] * self.type_area[kind]
         return (d1 <= FAR_MATCH and d2 >= FAR_RATIO * d1
                 and smallest <= shape.area <= NEW_DESIGN_SIZE[1] * self.type_area[kind])
