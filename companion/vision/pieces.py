@@ -60,8 +60,8 @@ def _mask(image: np.ndarray, light: bool = True) -> np.ndarray:
     around = np.ones((BOARD_AROUND, BOARD_AROUND), np.uint8)
     board = cv2.resize(cv2.erode(tiles, around) if light else cv2.dilate(tiles, around), (gray.shape[1], gray.shape[0]),
                        interpolation=cv2.INTER_LINEAR).astype(np.int16)
-    level = gray.astype(np.int16)
-    mask[((level - board) if light else (board - level)) <= ABOVE_BOARD] = 0
+    grey = gray.astype(np.int16)  # signed: darker than the board is below 0
+    mask[((grey - board) if light else (board - grey)) <= ABOVE_BOARD] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     # fill small holes (eye sockets, pattern) but keep the shape's own openings
     inverse = 255 - mask
@@ -240,7 +240,7 @@ class PieceReader:
 
     def _as_outlined(self, shape: Shape) -> tuple[str | None, str, bool]:
         """The type its outline as found says, or None, why not, and whether the gaps-closed look may tell."""
-        if shape.area > 1.2 * self.max_area:
+        if shape.area > MAX_TYPE_AREA * self.max_area:  # bigger than the largest piece of any type
             return None, "pieces overlap", False
         ranked = _nearest_types(self.features, self.labels, (shape.features - self.mean) / self.scale)
         (kind, d1), (_, d2) = ranked[0], ranked[1]
