@@ -70,6 +70,11 @@ def _mask(image: np.ndarray, light: bool = True) -> np.ndarray:
     small_hole[1:] = stats[1:, cv2.CC_STAT_AREA] < 60
     mask[small_hole[labels]] = 255
     # grave outlines and board print are thin lines: an opening removes them, pieces stay
+    return _opened(mask)
+
+
+def _opened(mask: np.ndarray) -> np.ndarray:
+    """The mask without lines too thin to be part of a piece."""
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
 
 
@@ -263,12 +268,12 @@ class PieceReader:
         return self.closed is not None and self.closed.type_area[kind] > GAPPED * self.type_area[kind]
 
     @staticmethod
-    def _inside_its_grave(mask: np.ndarray, shape: Shape, grave: np.ndarray) -> Shape | None:
-        """The part of a blob inside the grave its centre is in, when the blob reaches beyond it and what is
-        left is one shape clear of the photo's edge; else None. A piece touching its grave's outline is joined
-        through it to whatever touches the outline outside (the board's light margin, bits of the outline)."""
+    def _parts_inside_its_grave(mask: np.ndarray, shape: Shape, grave: np.ndarray) -> list[Shape]:
+        """The parts of a blob inside the grave its centre is in, when the blob reaches beyond it and every part
+        left is clear of the photo's edge; else none. A piece touching its grave's outline is joined through it
+        to whatever touches the outline outside (the board's light margin, the next piece on the outline)."""
         if shape.contour is None:
-            return None
+            return []
         # on the blob's box first: most blobs lie (nearly) all inside their grave
         blob, (x, y) = _filled(shape.contour)
         h, w = blob.shape
@@ -276,13 +281,13 @@ class PieceReader:
         inside = np.zeros_like(blob)
         cv2.fillPoly(inside, [np.round(grave * WORK).astype(np.int32) - [x, y]], 255)
         if cv2.countNonZero(blob & inside) >= BEYOND * cv2.countNonZero(blob):
-            return None
+            return []
         cut = np.zeros_like(mask)  # the whole photo's frame: the parts' centres and edge contact
-        cut[y:y + h, x:x + w] = blob & inside
+        # opened as the mask is: the outline's inner edge, cut along, is a sliver joining the parts
+        cut[y:y + h, x:x + w] = _opened(blob & inside)
         parts = sorted(shapes_in_mask(cut), key=lambda s: -s.area)
-        if not parts or parts[0].at_border or (len(parts) > 1 and parts[1].area > 0.1 * parts[0].area):
-            return None
-        return parts[0]
+        parts = [part for part in parts if part.area > 0.1 * parts[0].area]  # not scraps of the outline
+        return [] if any(part.at_border for part in parts) else parts
 
     def _told_apart_by_thickness(self, shape: Shape, a: str, b: str) -> str | None:
         """Of two types a blob's outline is about as like, the one its thickness fits, when it is clearly
@@ -311,35 +316,47 @@ class PieceReader:
         return (d1 <= FAR_MATCH and d2 >= FAR_RATIO * d1
                 and smallest <= shape.area <= NEW_DESIGN_SIZE[1] * self.type_area[kind])
 
+    def _pieces_in(self, mask: np.ndarray, blob: Shape, graves: dict[str, np.ndarray]) -> list[tuple[Shape, str | None, str]]:
+        """The pieces one blob is, each with its type (None: unreadable, and why)."""
+        kind, why = self.classify(blob)
+        grave = _grave_of(blob, graves)
+        # a blob reaching beyond its grave is judged inside it too: a piece touching the outline is joined to
+        # what lies beyond (an arm and a scrap of the board's margin looked like a leg; two pieces on the outline
+        # joined through the margin)
+        parts = self._parts_inside_its_grave(mask, blob, graves[grave]) if grave is not None else []
+        named = [(part, *self.classify(part)) for part in parts]
+        if kind is None and named and all(part_kind for _, part_kind, _ in named):
+            return named  # the pieces, once what they touched beyond their grave is cut off
+        if kind and len(named) == 1 and named[0][1] and named[0][1] != kind:
+            kind, why = None, f"{kind} or {named[0][1]}: it touches its grave's outline"
+        # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
+        # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered
+        # graves to save 1)
+        if kind is None and blob.at_border:
+            why = "half outside the frame"
+        return [(blob, kind, why)]
+
     def read(self, image: np.ndarray, graves: dict[str, np.ndarray]) -> dict[str, Any]:
         start = time.perf_counter()
         counts = {name: {t: 0 for t in PIECE_TYPES} for name in graves}
         outside = {t: 0 for t in PIECE_TYPES}
         unreadable = []
         mask = _mask(image, self.light)
-        for shape in shapes_in_mask(mask):
-            kind, why = self.classify(shape)
-            grave = next((n for n, poly in graves.items() if cv2.pointPolygonTest(poly, shape.center, False) >= 0), None)
-            # a blob reaching beyond its grave is judged inside it too: a piece touching the outline is joined
-            # to what lies beyond (an arm and a scrap of the board's margin looked like a leg)
-            if grave is not None and (inner := self._inside_its_grave(mask, shape, graves[grave])) is not None:
-                inner_kind, inner_why = self.classify(inner)
-                if kind is None and inner_kind:  # the piece, once what it touched beyond its grave is cut off
-                    shape, kind, why = inner, inner_kind, inner_why
-                elif kind and inner_kind and inner_kind != kind:
-                    kind, why = None, f"{kind} or {inner_kind}: it touches its grave's outline"
-            # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
-            # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered
-            # graves to save 1)
-            if kind is None and shape.at_border:
-                why = "half outside the frame"
-            centre = [round(shape.center[0], 1), round(shape.center[1], 1)]
-            if kind is None:
-                unreadable.append({"center": centre, "why": why})
-                continue
-            (counts[grave] if grave is not None else outside)[kind] += 1
+        for blob in shapes_in_mask(mask):
+            for shape, kind, why in self._pieces_in(mask, blob, graves):
+                centre = [round(shape.center[0], 1), round(shape.center[1], 1)]
+                if kind is None:
+                    unreadable.append({"center": centre, "why": why})
+                    continue
+                grave = _grave_of(shape, graves)
+                (counts[grave] if grave is not None else outside)[kind] += 1
         return {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable,
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+
+def _grave_of(shape: Shape, graves: dict[str, np.ndarray]) -> str | None:
+    """The grave the shape's centre is in (None: outside every grave)."""
+    return next((name for name, polygon in graves.items() if cv2.pointPolygonTest(polygon, shape.center, False) >= 0), None)
 
 
 def _ranges(values: list[tuple[str, float]]) -> dict[str, tuple[float, float]]:

@@ -246,6 +246,18 @@ def test_a_piece_touching_its_graves_outline_by_the_photos_edge_is_named(reader,
     assert not flags_in(reading, graves[grave])
 
 
+@pytest.mark.parametrize("seed, grave", [(12017, "east"), (12038, "south")])
+def test_pieces_on_their_graves_outline_joined_beyond_it_are_each_counted(reader, graves, seed, grave):
+    """Pieces on their grave's outline by the photo's edge, joined through the board's light margin beyond it:
+    two pieces in one blob (12017), or one piece whose cut along the outline kept the outline's inner edge as a
+    sliver (12038). Both were flagged "half outside the frame". Cut to the grave and opened as the mask is,
+    each part is one piece, named and counted."""
+    photo, truth = rendered_board(seed)
+    reading = reader.read(photo, graves)
+    assert reading["graves"][grave] == truth["graves"][grave]
+    assert not flags_in(reading, graves[grave])
+
+
 def test_a_piece_joined_to_its_graves_outline_is_not_miscounted(reader, graves):
     """An arm touching its grave's outline, joined through it to bits of the outline beyond: the blob was
     shaped like a leg and counted as one (a silent wrong count). Judged inside its grave too, it is an arm
