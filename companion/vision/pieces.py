@@ -43,9 +43,9 @@ BOARD_AROUND = 5        # ... the darkest of the 5x5 tiles around (some tile the
 ABOVE_BOARD = 20        # ... and a piece stands this many grey levels clear of it (the board between pieces does not)
 SILHOUETTE = 96         # px: a named blob's silhouette is laid on a canvas this wide ...
 SILHOUETTE_SIDE = 22    # ... along its long axis, as big as a square this wide ...
-SILHOUETTE_SLACK = 2    # ... where this near an enrolled piece's outline counts as on it (the threshold moves it) ...
-SILHOUETTE_TURNS = (-8, -4, 0, 4, 8)  # ... its long axis found to within these degrees ...
-MIN_SILHOUETTE_FIT = 0.85  # ... and one laid like no enrolled piece of its type is two (single pieces fit 0.89+)
+SILHOUETTE_TURNS = (-8, -4, 0, 4, 8)  # ... its long axis found to within these degrees; one fitting no enrolled
+SOLID_FIT = (1, 0.9)    # piece of its type is two: (px near an outline counting as on it, least fit) for a solid
+GAPPED_FIT = (2, 0.85)  # type (single limbs 0.9+, one along another 0.77-0.87), for a type whose gaps open and close
 
 
 def _mask(image: np.ndarray, light: bool = True) -> np.ndarray:
@@ -136,23 +136,25 @@ class Silhouettes:
 
     def __init__(self, laid: np.ndarray, labels: list[str]):
         self.laid, self.labels = laid, labels
-        self.views: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # per type: views, grown, sizes
-        for kind in set(labels):
-            views = [_turned(flipped, angle) for one, label in zip(laid, labels) if label == kind
-                     for flipped in (one, one[:, ::-1], one[::-1, :], one[::-1, ::-1]) for angle in SILHOUETTE_TURNS]
-            self.views[kind] = (np.stack([_bits(v) for v in views]), np.stack([_bits(_grown(v)) for v in views]),
-                                np.array([np.count_nonzero(v) for v in views]))
+        self.views = {kind: [_turned(flipped, angle) for one, label in zip(laid, labels) if label == kind
+                             for flipped in (one, one[:, ::-1], one[::-1, :], one[::-1, ::-1]) for angle in SILHOUETTE_TURNS]
+                      for kind in set(labels)}
+        self._packed: dict[tuple[str, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # views, grown, sizes
 
     @classmethod
     def of(cls, pieces: list[tuple[str, Shape]]) -> "Silhouettes":
         return cls(np.stack([_silhouette(piece.contour) for _, piece in pieces]), [kind for kind, _ in pieces])
 
-    def fit(self, shape: Shape, kind: str) -> float:
+    def fit(self, shape: Shape, kind: str, slack: int) -> float:
         """How well the blob lies on some enrolled piece of the type: 1 less the share of it off that piece's
-        outline (grown by the slack) and of that piece off its own, at the best view."""
-        views, grown, sizes = self.views[kind]
+        outline (grown by ``slack`` px) and of that piece off its own, at the best view."""
+        if (kind, slack) not in self._packed:
+            views = self.views[kind]
+            self._packed[kind, slack] = (np.stack([_bits(v) for v in views]), np.stack([_bits(_grown(v, slack)) for v in views]),
+                                         np.array([np.count_nonzero(v) for v in views]))
+        views, grown, sizes = self._packed[kind, slack]
         laid = _silhouette(shape.contour)
-        own, own_grown = _bits(laid), _bits(_grown(laid))
+        own, own_grown = _bits(laid), _bits(_grown(laid, slack))
         off = (_popcount(own & ~grown).sum(axis=1) / max(1, np.count_nonzero(laid))
                + _popcount(views & ~own_grown).sum(axis=1) / sizes.clip(1))
         return float(1 - off.min())
@@ -198,8 +200,8 @@ def _popcount(words: np.ndarray) -> np.ndarray:
     return (words * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
-def _grown(laid: np.ndarray) -> np.ndarray:
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SILHOUETTE_SLACK + 1, 2 * SILHOUETTE_SLACK + 1))
+def _grown(laid: np.ndarray, slack: int) -> np.ndarray:
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * slack + 1, 2 * slack + 1))
     return cv2.dilate(laid.astype(np.uint8), kernel) > 0
 
 
@@ -323,8 +325,10 @@ class PieceReader:
                 and (named := self.closed.name(shape))):
             kind, why = named, ""
         # its measures can be a piece's while its outline is not: a limb along another, their union a "leg"
-        if kind and self.silhouettes and shape.contour is not None and self.silhouettes.fit(shape, kind) < MIN_SILHOUETTE_FIT:
-            return None, f"not outlined like any enrolled {kind}: pieces overlap?"
+        if kind and self.silhouettes and shape.contour is not None:
+            slack, least = GAPPED_FIT if self._has_gaps(kind) else SOLID_FIT
+            if self.silhouettes.fit(shape, kind, slack) < least:
+                return None, f"not outlined like any enrolled {kind}: pieces overlap?"
         return kind, why
 
     def _as_outlined(self, shape: Shape) -> tuple[str | None, str, bool]:
