@@ -28,7 +28,7 @@ DATA = Path(__file__).resolve().parent / "data" / "pieces"
 
 
 def evaluate(folder: Path) -> dict:
-    from companion.vision.pieces import PIECE_TYPES, PieceReader, load_graves, shapes
+    from companion.vision.pieces import PIECE_TYPES, PieceReader, grave_of, load_graves, shapes
 
     reader = PieceReader.enroll(folder / "enroll")
     graves = load_graves(json.loads((folder / "graves.json").read_text()))
@@ -45,7 +45,7 @@ def evaluate(folder: Path) -> dict:
         times.append((time.perf_counter() - start) * 1000)
         base = {g: {t: 0 for t in PIECE_TYPES} for g in graves}
         for shape in shapes(image, reader.light):
-            grave = next((n for n, poly in graves.items() if cv2.pointPolygonTest(poly, shape.center, False) >= 0), None)
+            grave = grave_of(shape, graves)
             if grave:
                 kind = min(areas, key=lambda t: min(abs(np.log(shape.area * 0.25) - np.log(a)) for a in areas[t]))
                 base[grave][kind] += 1

@@ -136,10 +136,12 @@ class Silhouettes:
 
     def __init__(self, laid: np.ndarray, labels: list[str]):
         self.laid, self.labels = laid, labels
-        self.views = {kind: [_turned(flipped, angle) for one, label in zip(laid, labels) if label == kind
-                             for flipped in (one, one[:, ::-1], one[::-1, :], one[::-1, ::-1]) for angle in SILHOUETTE_TURNS]
-                      for kind in set(labels)}
-        self._packed: dict[tuple[str, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # views, grown, sizes
+        self._views: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # per type: the views packed, and their sizes
+        for kind in set(labels):
+            views = [_turned(flipped, angle) for one, label in zip(laid, labels) if label == kind
+                     for flipped in (one, one[:, ::-1], one[::-1, :], one[::-1, ::-1]) for angle in SILHOUETTE_TURNS]
+            self._views[kind] = np.stack([_bits(v) for v in views]), np.array([np.count_nonzero(v) for v in views])
+        self._grown: dict[tuple[str, int], np.ndarray] = {}  # per type and slack: the views grown, packed
 
     @classmethod
     def of(cls, pieces: list[tuple[str, Shape]]) -> "Silhouettes":
@@ -148,14 +150,13 @@ class Silhouettes:
     def fit(self, shape: Shape, kind: str, slack: int) -> float:
         """How well the blob lies on some enrolled piece of the type: 1 less the share of it off that piece's
         outline (grown by ``slack`` px) and of that piece off its own, at the best view."""
-        if (kind, slack) not in self._packed:
-            views = self.views[kind]
-            self._packed[kind, slack] = (np.stack([_bits(v) for v in views]), np.stack([_bits(_grown(v, slack)) for v in views]),
-                                         np.array([np.count_nonzero(v) for v in views]))
-        views, grown, sizes = self._packed[kind, slack]
+        views, sizes = self._views[kind]
+        if (kind, slack) not in self._grown:
+            unpacked = np.unpackbits(views.view(np.uint8), axis=1).reshape(-1, SILHOUETTE, SILHOUETTE).astype(bool)
+            self._grown[kind, slack] = np.stack([_bits(_grown(v, slack)) for v in unpacked])
         laid = _silhouette(shape.contour)
         own, own_grown = _bits(laid), _bits(_grown(laid, slack))
-        off = (_popcount(own & ~grown).sum(axis=1) / max(1, np.count_nonzero(laid))
+        off = (_popcount(own & ~self._grown[kind, slack]).sum(axis=1) / max(1, np.count_nonzero(laid))
                + _popcount(views & ~own_grown).sum(axis=1) / sizes.clip(1))
         return float(1 - off.min())
 
@@ -404,25 +405,27 @@ class PieceReader:
         return (d1 <= FAR_MATCH and d2 >= FAR_RATIO * d1
                 and smallest <= shape.area <= NEW_DESIGN_SIZE[1] * self.type_area[kind])
 
-    def _pieces_in(self, mask: np.ndarray, blob: Shape, graves: dict[str, np.ndarray]) -> list[tuple[Shape, str | None, str]]:
-        """The pieces one blob is, each with its type (None: unreadable, and why)."""
+    def _pieces_in(self, mask: np.ndarray, blob: Shape,
+                   graves: dict[str, np.ndarray]) -> list[tuple[Shape, str | None, str | None, str]]:
+        """The pieces one blob is, each with its grave (None: outside every grave) and type (None: unreadable,
+        and why)."""
         kind, why = self.classify(blob)
-        grave = _grave_of(blob, graves)
+        grave = grave_of(blob, graves)
         # a blob reaching beyond its grave is judged inside it too: a piece touching the outline is joined to
         # what lies beyond (an arm and a scrap of the board's margin looked like a leg; two pieces on the outline
         # joined through the margin)
         parts = self._parts_inside_its_grave(mask, blob, graves[grave]) if grave is not None else []
-        named = [(part, *self.classify(part)) for part in parts]
-        if kind is None and named and all(part_kind for _, part_kind, _ in named):
+        named = [(part, grave, *self.classify(part)) for part in parts]
+        if kind is None and named and all(part_kind for _, _, part_kind, _ in named):
             return named  # the pieces, once what they touched beyond their grave is cut off
-        if kind and len(named) == 1 and named[0][1] and named[0][1] != kind:
-            kind, why = None, f"{kind} or {named[0][1]}: it touches its grave's outline"
+        if kind and len(named) == 1 and named[0][2] and named[0][2] != kind:
+            kind, why = None, f"{kind} or {named[0][2]}: it touches its grave's outline"
         # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
         # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered
         # graves to save 1)
         if kind is None and blob.at_border:
             why = "half outside the frame"
-        return [(blob, kind, why)]
+        return [(blob, grave, kind, why)]
 
     def read(self, image: np.ndarray, graves: dict[str, np.ndarray]) -> dict[str, Any]:
         start = time.perf_counter()
@@ -431,18 +434,16 @@ class PieceReader:
         unreadable = []
         mask = _mask(image, self.light)
         for blob in shapes_in_mask(mask):
-            for shape, kind, why in self._pieces_in(mask, blob, graves):
-                centre = [round(shape.center[0], 1), round(shape.center[1], 1)]
+            for shape, grave, kind, why in self._pieces_in(mask, blob, graves):
                 if kind is None:
-                    unreadable.append({"center": centre, "why": why})
+                    unreadable.append({"center": [round(shape.center[0], 1), round(shape.center[1], 1)], "why": why})
                     continue
-                grave = _grave_of(shape, graves)
                 (counts[grave] if grave is not None else outside)[kind] += 1
         return {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable,
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
 
 
-def _grave_of(shape: Shape, graves: dict[str, np.ndarray]) -> str | None:
+def grave_of(shape: Shape, graves: dict[str, np.ndarray]) -> str | None:
     """The grave the shape's centre is in (None: outside every grave)."""
     return next((name for name, polygon in graves.items() if cv2.pointPolygonTest(polygon, shape.center, False) >= 0), None)
 
