@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,7 @@ def _normalise(patch: np.ndarray) -> np.ndarray:
 
 def _normalise_all(patches: np.ndarray) -> np.ndarray:
     """Each patch lightly blurred, zero mean, unit norm, flattened: what correlation compares."""
-    p = np.stack([_unshaded(x) for x in patches.astype(np.float32)])
+    p = _unshaded_patches(patches.astype(np.float32))
     p -= p.mean(axis=(1, 2), keepdims=True)
     norms = np.linalg.norm(p.reshape(len(p), -1), axis=1)
     return p.reshape(len(p), -1) / np.maximum(norms, 1e-6)[:, None]
@@ -86,6 +87,30 @@ def _unshaded(patch: np.ndarray) -> np.ndarray:
     the enrollment photos and the table, and outweighed the pictogram in the comparison."""
     box = (SHADING_BOX, SHADING_BOX)  # twice a box blur is near a Gaussian of SHADING px, at a fraction of its cost
     return cv2.GaussianBlur(patch, (3, 3), 0.7) - cv2.blur(cv2.blur(patch, box), box)
+
+
+def _unshaded_patches(patches: np.ndarray) -> np.ndarray:
+    """`_unshaded` of a stack of PATCH-square patches at once: both filters, borders and all, are matrices on
+    a patch's rows and columns, so the stack is two matrix products (the filters one patch at a time cost ~8x more)."""
+    light, shading = _patch_filters()
+    return light @ patches @ light.T - shading @ patches @ shading.T
+
+
+@lru_cache(maxsize=1)
+def _patch_filters() -> tuple[np.ndarray, np.ndarray]:
+    """The matrices of `_unshaded`'s light blur and its shading (the box blur twice) along one axis of a patch,
+    each with OpenCV's default border (reflected about the edge pixel)."""
+    def along_axis(kernel: np.ndarray) -> np.ndarray:
+        half, matrix = len(kernel) // 2, np.zeros((PATCH, PATCH))
+        for i in range(PATCH):
+            for j, weight in enumerate(kernel):
+                k = abs(i + j - half)  # reflected about the first pixel, then about the last
+                matrix[i, k if k < PATCH else 2 * PATCH - 2 - k] += weight
+        return matrix
+
+    box = along_axis(np.full(SHADING_BOX, 1.0 / SHADING_BOX))
+    return (along_axis(cv2.getGaussianKernel(3, 0.7).ravel()).astype(np.float32),
+            (box @ box).astype(np.float32))
 
 
 def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, side: float, reach: int,
