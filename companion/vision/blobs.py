@@ -73,7 +73,8 @@ def _fill_small_holes(mask: np.ndarray, max_hole: int) -> np.ndarray:
 def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[Blob], float]:
     """Dice candidates. With ``die_side`` (px, as enrolled) touching dice are split and
     blobs far from a die's size dropped; without it (enrollment) every solid blob is kept."""
-    mask = foreground(image)
+    markers = marker_outlines(image)
+    mask = _without_markers(foreground(image), markers, die_side)
     h, w = mask.shape
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = 60 if die_side is None else (die_side * WORK_SCALE) ** 2 * 0.35
@@ -97,11 +98,30 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
         if float(np.median(image[::8, ::8])) < DIM:
             # in a dim room a dark die on a dark mat may show nothing but its pictogram
             blobs += _faint_dice(specks, blobs, die_side, w, h)
-    markers = marker_outlines(image)
-    # only blobs centred on a marker: a die pressed against one is still a die (its border's own blobs, just
-    # outside, are flagged: the kiosk's amber ring on a marker costs a glance, a die left out a wrong score)
+    # a blob still centred on a marker (one spanning its outline) is the marker's
     blobs = [b for b in blobs if not any(cv2.pointPolygonTest(m, b.center, False) >= 0 for m in markers)]
     return blobs, die_side
+
+
+def _without_markers(mask: np.ndarray, markers: list[np.ndarray], die_side: float | None) -> np.ndarray:
+    """The mask less the markers: a die pressed against one would otherwise be one blob with it, and go with
+    it (a die left out: a wrong score). What is left of a marker's white border beyond its outline is thinner
+    than a die, and is opened away; only there, so nothing else changes."""
+    if not markers:
+        return mask
+    outlines = [np.round(marker * WORK_SCALE).astype(np.int32) for marker in markers]
+    width = max(MIN_THICKNESS, int(0.5 * (die_side or 0.0) * WORK_SCALE)) | 1
+    near = np.zeros_like(mask)
+    cv2.fillPoly(near, outlines, 255)
+    near = cv2.dilate(near, np.ones((2 * width + 1, 2 * width + 1), np.uint8))
+    cut = mask.copy()
+    cv2.fillPoly(cut, outlines, 0)
+    opened = cv2.morphologyEx(cut, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
+    # specks stay as they are: in a dim room a dark die's pictogram may be all that shows of it
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cut, connectivity=8)
+    specks = np.zeros(n, bool)
+    specks[1:] = stats[1:, cv2.CC_STAT_AREA] < width * width
+    return np.where(near > 0, np.maximum(opened, np.where(specks[labels], cut, 0)), mask)
 
 
 def _faint_dice(specks, blobs: list[Blob], die_side: float, w: int, h: int) -> list[Blob]:

@@ -526,23 +526,17 @@ def test_an_enrollment_photo_whose_face_was_not_found_is_not_learned_from():
 
 
 def test_every_flag_is_at_a_die(blender_reader):
-    """The kiosk rings each unreadable die in amber: none on bare mat or a mat's edge (one on a corner
-    marker's white border is allowed, see below), and one per die (a die split into two blobs, or the rest of a blob a die was read in, is not flagged twice).
+    """The kiosk rings each unreadable die in amber: none on bare mat, a mat's edge or what shows of a corner
+    marker's white border beyond its outline (17 such rings over the photo sets before markers were taken out of
+    the mask first), and one per die (a die split into two blobs, or the rest of a blob a die was read in, is not
+    flagged twice).
     (The OpenCV renders are not used here: ArUco never finds their marker 1, and a marker no detector finds
     is flagged like a die; a mat with three markers seen gets its fourth by completing the parallelogram.)"""
-    from companion.vision.blobs import marker_outlines
-
     for path in sorted(BLENDER.glob("scene-*.jpg")):
         truth = json.loads(path.with_suffix(".json").read_text())["dice"]
-        image = cv2.imread(str(path))
-        reading = blender_reader.read(image)
+        reading = blender_reader.read(cv2.imread(str(path)))
         side = blender_reader.die_side
-        markers = marker_outlines(image)
         for flag in reading["unreadable"]:
-            # a blob on a marker's white border, just outside it, may be flagged: a die pressed against a
-            # marker looks the same, and it must not be left out
-            if any(cv2.pointPolygonTest(m, tuple(flag["center"]), True) > -side for m in markers):
-                continue
             assert min(np.hypot(*np.subtract(d["center"], flag["center"])) for d in truth) < 2.5 * side, (
                 f"{path.name}: {flag} is on no die")
             others = [f for f in reading["unreadable"] + reading["dice"] if f is not flag]
@@ -562,6 +556,22 @@ def test_a_corner_marker_no_detector_finds_is_placed_from_the_other_three():
 def test_a_die_pressed_against_a_corner_marker_is_still_read(reader):
     reading = reader.read(cv2.imread(str(DEV / "scene-00208.jpg")))
     assert [d["face"] for d in near(reading["dice"], (295.6, 216.1))] == ["right-foot"]  # 9 px from marker 0's border
+
+
+def test_a_die_over_a_corner_markers_outline_is_read(reader):
+    """A die pressed against a marker's white border, a corner of it inside the marker's outline, was one blob
+    with the marker, centred on it, and left out without a word (a fresh scene, seed 20033, as the dev set is
+    rendered). Markers are taken out of the mask first."""
+    import random
+
+    from bench.render.dice_scene import render_scene
+
+    photo, truth = render_scene(20033, style=0, colouring="black", markers=True,
+                                height_cm=random.Random(200).uniform(55, 75))
+    die = next(d for d in truth["dice"] if d["face"] == "left-foot" and abs(d["center"][0] - 257) < 5)
+    for quality in (85, 90, 95):  # saved as a camera would (at 90 and 95 its k-means split put it on the marker)
+        saved = cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+        assert [d["face"] for d in near(reader.read(saved)["dice"], die["center"])] == ["left-foot"], quality
 
 
 def test_a_die_found_twice_is_one_die_or_none():
