@@ -46,6 +46,8 @@ SILHOUETTE_SIDE = 22    # ... along its long axis, as big as a square this wide 
 SILHOUETTE_TURNS = (-8, -4, 0, 4, 8)  # ... its long axis found to within these degrees; one fitting no enrolled
 SOLID_FIT = (1, 0.9)    # piece of its type is two: (px near an outline counting as on it, least fit) for a solid
 GAPPED_FIT = (2, 0.85)  # type (single limbs 0.9+, one along another 0.77-0.87), for a type whose gaps open and close
+AGREED_FIT = 0.95       # a solid type's least fit when its enrolled pieces all lie on each other's outlines ...
+AGREEMENT_WEIGHT = 5    # ... lowered by this many times their worst misfit to each other (to SOLID_FIT's least)
 
 
 def _mask(image: np.ndarray, light: bool = True) -> np.ndarray:
@@ -142,6 +144,7 @@ class Silhouettes:
                      for flipped in (one, one[:, ::-1], one[::-1, :], one[::-1, ::-1]) for angle in SILHOUETTE_TURNS]
             self._views[kind] = np.stack([_bits(v) for v in views]), np.array([np.count_nonzero(v) for v in views])
         self._grown: dict[tuple[str, int], np.ndarray] = {}  # per type and slack: the views grown, packed
+        self._agreement: dict[tuple[str, int], float] = {}  # per type and slack: see agreement
 
     @classmethod
     def of(cls, pieces: list[tuple[str, Shape]]) -> "Silhouettes":
@@ -150,15 +153,35 @@ class Silhouettes:
     def fit(self, shape: Shape, kind: str, slack: int) -> float:
         """How well the blob lies on some enrolled piece of the type: 1 less the share of it off that piece's
         outline (grown by ``slack`` px) and of that piece off its own, at the best view."""
+        return float(1 - self._off(_silhouette(shape.contour), kind, slack).min())
+
+    def _off(self, laid: np.ndarray, kind: str, slack: int) -> np.ndarray:
+        """Per view of the type: the share of ``laid`` off the view's outline grown by ``slack`` px, plus the share
+        of the view off ``laid``'s."""
         views, sizes = self._views[kind]
         if (kind, slack) not in self._grown:
             unpacked = np.unpackbits(views.view(np.uint8), axis=1).reshape(-1, SILHOUETTE, SILHOUETTE).astype(bool)
             self._grown[kind, slack] = np.stack([_bits(_grown(v, slack)) for v in unpacked])
-        laid = _silhouette(shape.contour)
         own, own_grown = _bits(laid), _bits(_grown(laid, slack))
-        off = (_popcount(own & ~self._grown[kind, slack]).sum(axis=1) / max(1, np.count_nonzero(laid))
-               + _popcount(views & ~own_grown).sum(axis=1) / sizes.clip(1))
-        return float(1 - off.min())
+        return (_popcount(own & ~self._grown[kind, slack]).sum(axis=1) / max(1, np.count_nonzero(laid))
+                + _popcount(views & ~own_grown).sum(axis=1) / sizes.clip(1))
+
+    def agreement(self, kind: str, slack: int) -> float | None:
+        """The worst fit of an enrolled piece of the type to the others' views (its own left out), or None with
+        fewer than two: how alike the type's pieces are."""
+        own = [i for i, label in enumerate(self.labels) if label == kind]
+        if len(own) < 2:
+            return None
+        if (kind, slack) not in self._agreement:
+            views, sizes = self._views[kind]
+            per_piece = len(views) // len(own)  # views are stacked piece by piece
+            worst = 1.0
+            for n, i in enumerate(own):
+                off = self._off(self.laid[i], kind, slack)
+                off[n * per_piece:(n + 1) * per_piece] = np.inf
+                worst = min(worst, float(1 - off.min()))
+            self._agreement[kind, slack] = worst
+        return self._agreement[kind, slack]
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"silhouettes": np.packbits(self.laid, axis=-1), "silhouette_labels": np.array(self.labels)}
@@ -327,7 +350,7 @@ class PieceReader:
             kind, why = named, ""
         # its measures can be a piece's while its outline is not: a limb along another, their union a "leg"
         if kind and self.silhouettes and shape.contour is not None:
-            slack, least = GAPPED_FIT if self._has_gaps(kind) else SOLID_FIT
+            slack, least = GAPPED_FIT if self._has_gaps(kind) else self._solid_fit(kind)
             if self.silhouettes.fit(shape, kind, slack) < least:
                 return None, f"not outlined like any enrolled {kind}: pieces overlap?"
         return kind, why
@@ -350,6 +373,18 @@ class PieceReader:
         if self.type_min_area and shape.area < MIN_TYPE_AREA * self.type_min_area[kind]:
             return None, f"smaller than any enrolled {kind}: half hidden, or another piece?", True
         return kind, "", False
+
+    def _solid_fit(self, kind: str) -> tuple[int, float]:
+        """(slack, least fit) for a solid type: as strict as its enrolled pieces agree. Where they all lie on each
+        other's outlines (a pelvis, a skull), a piece half over another of another type, their union shaped like
+        this one, fits ~0.94 and is two; where they differ (limbs of several designs) SOLID_FIT's bar holds.
+        Not for types with gaps: their gaps close in one photo and open in the next, so they agree less on the
+        board than in their enrollment photos."""
+        slack, least = SOLID_FIT
+        agreed = self.silhouettes.agreement(kind, slack) if self.silhouettes else None
+        if agreed is None:
+            return slack, least
+        return slack, float(np.clip(AGREED_FIT - AGREEMENT_WEIGHT * (1 - agreed), least, AGREED_FIT))
 
     def _has_gaps(self, kind: str) -> bool:
         """Are there gaps in the type's outline (its largest enrolled piece grows when they are closed: a rib

@@ -324,6 +324,33 @@ def test_overlapping_pieces_measured_like_one_leg_are_flagged_by_their_outline(r
     assert any("overlap" in u["why"] for u in flags_in(reading, graves[grave]))
 
 
+@pytest.mark.parametrize("seed, grave", [(9556, "west"), (9902, "south")])
+def test_a_piece_over_a_pelvis_their_union_shaped_like_it_is_flagged(reader, graves, seed, grave):
+    """A skull half over a pelvis, their union the pelvis's shape and size, fit the enrolled pelvises 0.94: above
+    the 0.9 that limbs of several designs need, so it was counted as a pelvis (a silent wrong count). The
+    enrolled pelvises all lie on each other's outlines, so a pelvis must fit as well as that: flagged."""
+    photo, truth = rendered_board(seed)
+    assert [o["grave"] for o in truth["overlaps"]] == [grave]
+    assert any("overlap" in u["why"] for u in flags_in(reader.read(photo, graves), graves[grave]))
+
+
+def test_a_types_least_fit_is_as_strict_as_its_enrolled_pieces_agree(reader):
+    """Pelvises (one outline, many designs of art) agree exactly: the strict bar. A type enrolled from pieces
+    outlined unlike each other (here a pelvis, a skull and a leg enrolled as one type) keeps the loose one."""
+    from companion.vision.pieces import AGREED_FIT, SOLID_FIT, Silhouettes
+
+    assert reader.silhouettes.agreement("pelvis", 1) == 1.0
+    assert reader._solid_fit("pelvis") == (1, AGREED_FIT)
+    mixed = Silhouettes(np.stack([reader.silhouettes.laid[reader.silhouettes.labels.index(kind)]
+                                  for kind in ("pelvis", "skull", "leg")]), ["pelvis"] * 3)
+    assert mixed.agreement("pelvis", 1) < 0.9 and mixed.agreement("skull", 1) is None
+    reader.silhouettes, kept = mixed, reader.silhouettes
+    try:
+        assert reader._solid_fit("pelvis") == SOLID_FIT
+    finally:
+        reader.silhouettes = kept
+
+
 def test_a_pieces_silhouette_fits_its_type_however_it_lies(reader):
     """An enrolled leg turned, mirrored and shrunk still lies on the enrolled legs' outlines, and on no other
     type's as well."""
