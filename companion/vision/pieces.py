@@ -173,8 +173,7 @@ class Silhouettes:
         if len(own) < 2:
             return None
         if (kind, slack) not in self._agreement:
-            views, sizes = self._views[kind]
-            per_piece = len(views) // len(own)  # views are stacked piece by piece
+            per_piece = len(self._views[kind][0]) // len(own)  # views are stacked piece by piece
             worst = 1.0
             for n, i in enumerate(own):
                 off = self._off(self.laid[i], kind, slack)

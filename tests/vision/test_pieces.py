@@ -334,7 +334,7 @@ def test_a_piece_over_a_pelvis_their_union_shaped_like_it_is_flagged(reader, gra
     assert any("overlap" in u["why"] for u in flags_in(reader.read(photo, graves), graves[grave]))
 
 
-def test_a_types_least_fit_is_as_strict_as_its_enrolled_pieces_agree(reader):
+def test_a_types_least_fit_is_as_strict_as_its_enrolled_pieces_agree(reader, monkeypatch):
     """Pelvises (one outline, many designs of art) agree exactly: the strict bar. A type enrolled from pieces
     outlined unlike each other (here a pelvis, a skull and a leg enrolled as one type) keeps the loose one."""
     from companion.vision.pieces import AGREED_FIT, SOLID_FIT, Silhouettes
@@ -344,11 +344,8 @@ def test_a_types_least_fit_is_as_strict_as_its_enrolled_pieces_agree(reader):
     mixed = Silhouettes(np.stack([reader.silhouettes.laid[reader.silhouettes.labels.index(kind)]
                                   for kind in ("pelvis", "skull", "leg")]), ["pelvis"] * 3)
     assert mixed.agreement("pelvis", 1) < 0.9 and mixed.agreement("skull", 1) is None
-    reader.silhouettes, kept = mixed, reader.silhouettes
-    try:
-        assert reader._solid_fit("pelvis") == SOLID_FIT
-    finally:
-        reader.silhouettes = kept
+    monkeypatch.setattr(reader, "silhouettes", mixed)
+    assert reader._solid_fit("pelvis") == SOLID_FIT
 
 
 def test_a_pieces_silhouette_fits_its_type_however_it_lies(reader):
