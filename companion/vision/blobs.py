@@ -15,6 +15,8 @@ WORK_SCALE = 0.5     # segment at half resolution: dice stay ~20 px wide
 BG_SCALE = 0.125     # the mat model: dice are ~5 px here, the median window spans several
 DIM = 60             # a photo whose median grey level is below this was taken in a dim room
 MIN_THICKNESS = 10   # work px: a die is ~20 across from 55-75 cm; mat edges and cables are thinner
+SPRAWL_OPENING = 0.75  # of a die's width: a blob far from solid is opened by this much (a mat's corner goes) ...
+CORE = 0.8           # ... and what is left this share of a die's area or more is searched (a die keeps ~0.87)
 
 
 @dataclass
@@ -80,8 +82,18 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
     min_area = 60 if die_side is None else (die_side * WORK_SCALE) ** 2 * 0.35
     # dice fill most of their box, and a heap of them at least a good part of it; mat edges and cables do not
     big = 4 * min_area
-    solid = [c for c in contours if cv2.contourArea(c) >= min_area and _thickness(c) >= MIN_THICKNESS
-             and _fill(c) > (0.4 if cv2.contourArea(c) > big else 0.65)]
+
+    def is_solid(c) -> bool:
+        return _thickness(c) >= MIN_THICKNESS and _fill(c) > (0.4 if cv2.contourArea(c) > big else 0.65)
+
+    large = [c for c in contours if cv2.contourArea(c) >= min_area]
+    solid = [c for c in large if is_solid(c)]
+    # dice whose shadows join them to a thin line (the mat's edge, a cable) or to each other make one sprawling
+    # blob, dropped above without a word: what is left once its parts thinner than most of a die are opened
+    # away is dice, however it sprawls (searched as a heap), if it is as big as a die (a mat's corner is less)
+    die_area = (die_side or 0.0) ** 2 * WORK_SCALE ** 2
+    solid += [c for c in _thick_parts(mask, [c for c in large if not is_solid(c)], _opening(die_side, SPRAWL_OPENING))
+              if cv2.contourArea(c) >= max(min_area, CORE * die_area) and _thickness(c) >= MIN_THICKNESS]
     specks = [c for c in contours if 0.03 * min_area / 0.35 <= cv2.contourArea(c) < min_area and _thickness(c) >= 2]
     contours = solid
     die_side = die_side or 0.0
@@ -110,7 +122,7 @@ def _without_markers(mask: np.ndarray, markers: list[np.ndarray], die_side: floa
     if not markers:
         return mask
     outlines = [np.round(marker * WORK_SCALE).astype(np.int32) for marker in markers]
-    width = max(MIN_THICKNESS, int(0.5 * (die_side or 0.0) * WORK_SCALE)) | 1
+    width = _opening(die_side)
     near = np.zeros_like(mask)
     cv2.fillPoly(near, outlines, 255)
     near = cv2.dilate(near, np.ones((2 * width + 1, 2 * width + 1), np.uint8))
@@ -122,6 +134,27 @@ def _without_markers(mask: np.ndarray, markers: list[np.ndarray], die_side: floa
     specks = np.zeros(n, bool)
     specks[1:] = stats[1:, cv2.CC_STAT_AREA] < width * width
     return np.where(near > 0, np.maximum(opened, np.where(specks[labels], cut, 0)), mask)
+
+
+def _opening(die_side: float | None, share: float = 0.5) -> int:
+    """Work px, odd: what is thinner than ``share`` of a die is no die, and is opened away where only dice
+    should be (never less than MIN_THICKNESS)."""
+    return max(MIN_THICKNESS, int(share * (die_side or 0.0) * WORK_SCALE)) | 1
+
+
+def _thick_parts(mask: np.ndarray, contours: list[np.ndarray], width: int) -> list[np.ndarray]:
+    """The outlines of what is left of each blob once its parts thinner than ``width`` are opened away."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+    parts = []
+    for contour in contours:
+        x, y, w, h = cv2.boundingRect(contour)
+        blob = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x, -y))
+        # OpenCV erodes as if beyond the image were foreground: a blob cut by its box's edge would not open there
+        opened = cv2.morphologyEx(blob & mask[y:y + h, x:x + w], cv2.MORPH_OPEN, kernel,
+                                  borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        parts += cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0]
+    return parts
 
 
 def _faint_dice(specks, blobs: list[Blob], die_side: float, w: int, h: int) -> list[Blob]:
