@@ -341,9 +341,12 @@ class DiceReader:
         coarse, centres, box_turns = map(np.concatenate, (coarse, centres, box_turns))
         found: list[dict[str, Any]] = []
         looks = 0  # places looked at: one on a die already found is not a look (a heap's best places are its dice)
+        room = blob.area / (side * side)  # dice the blob could hold
         for k in np.argsort(-coarse):
             rough = coarse[k] < MIN_SCORE - 0.1 and looks >= ALWAYS_LOOKED_AT
-            if rough or len(found) > blob.area / (side * side) or looks > 3 * len(found) + 6:
+            # a place is looked at again from other rough poses (a die is often read on a second look), so a
+            # heap of many dice gets as many more looks (with a fixed number one leaning die took them all)
+            if rough or len(found) > room or looks > 3 * len(found) + 6 + room:
                 break
             spot, turn = (float(centres[k, 0]), float(centres[k, 1])), float(box_turns[k])
             if any(np.hypot(spot[0] - d["center"][0], spot[1] - d["center"][1]) < 0.8 * side for d in found):
