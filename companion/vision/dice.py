@@ -27,6 +27,7 @@ from .model_sets import enrollment_photos, load_set, save_set
 PATCH = 40            # top faces are compared at 40x40 (about the photo's own resolution)
 INNER = 0.84          # of the die's side: leave out the bevelled rim
 MIN_SCORE = 0.82      # best correlation below this: not a face seen flat (cocked, covered, smudged)
+CLEAR_SCORE = 0.9     # a plain die read below this is looked at every turn around it: another face may fit better
 MIN_MARGIN = 0.04     # best minus the best other face below this: too close to call
 MAX_ASPECT = 1.3      # a top face longer than this is leaning: cocked
 MAX_SIDE = 1.15       # a blob this much bigger than an enrolled die may be two dice: abstain (a misread is worse)
@@ -285,6 +286,16 @@ class DiceReader:
                 unreadable.append({"center": centre, "why": f"{face} or {runner_up}: too close to call"})
             elif (other := self._face_at_other_sizes(gray, seen, turned, crop, face)) is not None:
                 unreadable.append({"center": centre, "why": f"{face} or {other}: the face changes with the die's size"})
+            elif score < CLEAR_SCORE and (posed := self._best_pose(gray, seen, crop))[0] != face:
+                # another face fits better at another turn nearby: read it there, as a search would, or not at all
+                other, turned, near = posed
+                again = self._classify_near(gray, Blob(near, (crop, crop), turned, 0, False), crop)
+                if (again[0] == other and again[1] >= MIN_SCORE + SEARCH_STRICTER
+                        and again[3] >= MIN_MARGIN + SEARCH_STRICTER
+                        and self._face_at_other_sizes(gray, again[4], again[5], crop, other) is None):
+                    dice.append(_die_read(other, again[1], again[3], again[4]))
+                else:
+                    unreadable.append({"center": centre, "why": f"{face} or {other}: the face changes with its turn"})
             else:
                 dice.append(_die_read(face, score, margin, seen))
         dice, unreadable = _each_die_once(dice, unreadable, crop)
