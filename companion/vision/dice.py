@@ -322,6 +322,8 @@ class DiceReader:
     def _doubt(self, blob: Blob, side: float) -> str | None:
         if blob.at_border:
             return "half outside the frame"
+        if side and max(blob.size) > 2 * side:
+            return "dice touching: could not separate"  # longer than any one die, leaning or not: a heap
         if blob.aspect > MAX_ASPECT:
             return "cocked die"
         if side and max(blob.size) > side * MAX_SIDE:
