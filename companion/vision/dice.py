@@ -286,22 +286,28 @@ class DiceReader:
                 unreadable.append({"center": centre, "why": f"{face} or {runner_up}: too close to call"})
             elif (other := self._face_at_other_sizes(gray, seen, turned, crop, face)) is not None:
                 unreadable.append({"center": centre, "why": f"{face} or {other}: the face changes with the die's size"})
-            elif score < CLEAR_SCORE and (posed := self._best_pose(gray, seen, crop))[0] != face:
+            elif score < CLEAR_SCORE and (pose := self._best_pose(gray, seen, crop))[0] != face:
                 # another face fits better at another turn nearby: read it there, as a search would, or not at all
-                other, turned, near = posed
-                again = self._classify_near(gray, Blob(near, (crop, crop), turned, 0, False), crop)
-                if (again[0] == other and again[1] >= MIN_SCORE + SEARCH_STRICTER
-                        and again[3] >= MIN_MARGIN + SEARCH_STRICTER
-                        and self._face_at_other_sizes(gray, again[4], again[5], crop, other) is None):
-                    dice.append(_die_read(other, again[1], again[3], again[4]))
+                if (reread := self._read_at(gray, pose, crop)) is not None:
+                    dice.append(reread)
                 else:
-                    unreadable.append({"center": centre, "why": f"{face} or {other}: the face changes with its turn"})
+                    unreadable.append({"center": centre, "why": f"{face} or {pose[0]}: the face changes with its turn"})
             else:
                 dice.append(_die_read(face, score, margin, seen))
         dice, unreadable = _each_die_once(dice, unreadable, crop)
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": _once_each(unreadable, dice, crop),
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+    def _read_at(self, gray: np.ndarray, pose: tuple[str, float, tuple[float, float]], side: float) -> dict[str, Any] | None:
+        """The die read where ``pose`` (a face, its turn and where, as `_best_pose` gives them) says, if that face
+        clears a search's stricter bars there and reads the same at other sizes; else None."""
+        face, turn, centre = pose
+        found, score, _, margin, seen, turned = self._classify_near(gray, Blob(centre, (side, side), turn, 0, False), side)
+        if (found == face and score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER
+                and self._face_at_other_sizes(gray, seen, turned, side, face) is None):
+            return _die_read(face, score, margin, seen)
+        return None
 
     def _face_at_other_sizes(self, gray: np.ndarray, seen: list[float], turn: float, side: float, face: str) -> str | None:
         """Another face this die reads as, past a lone die's bars, when the die size is a little off (the photo's
