@@ -246,7 +246,7 @@ class DiceReader:
             if blob.faint:
                 if _one_straight_edge(gray, blob.center, crop):
                     continue  # the mat's edge against the table, broken into bits: not a die
-                found = [] if blob.at_border else self._search(gray, blob, crop)
+                found = [] if blob.at_border else self._search(gray, blob, crop)[0]
                 dice += found
                 if not found:
                     unreadable.append({"center": centre, "why": "faint: a die? its face is not clear"})
@@ -256,10 +256,12 @@ class DiceReader:
                     continue  # a strip narrower than any die seen any way up: a mat's edge or corner, not a die
                 # touching dice, a die showing its sides (off the camera's axis) or a cocked die:
                 # look for clearly seen top faces anywhere in the blob
-                found = self._search(gray, blob, crop)
+                found, doubted = self._search(gray, blob, crop)
                 dice += found
                 if not found or blob.area - len(found) * crop * crop > 0.8 * crop * crop:
-                    unreadable.append({"center": centre, "why": why})
+                    # a heap is rung where its dice were seen and not read (its centre may be bare mat)
+                    rings = _apart(doubted, found, crop) if max(blob.size) > 2 * crop else []
+                    unreadable += [{"center": spot, "why": why} for spot in rings or [centre]]
                 continue
             if why:
                 unreadable.append({"center": centre, "why": why})
@@ -275,7 +277,7 @@ class DiceReader:
                 # the blob's box may be off (a shadow, a neighbour's corner): look around it before giving up
                 grown = Blob(blob.center, (max(blob.size[0], crop) * 1.3, max(blob.size[1], crop) * 1.3), blob.angle,
                              blob.area, False)
-                found = self._search(gray, grown, crop)
+                found = self._search(gray, grown, crop)[0]
                 if found:
                     dice += found
                     continue
@@ -336,13 +338,14 @@ class DiceReader:
             return "dice touching: could not separate"
         return None
 
-    def _search(self, gray: np.ndarray, blob: Blob, side: float) -> list[dict[str, Any]]:
+    def _search(self, gray: np.ndarray, blob: Blob, side: float) -> tuple[list[dict[str, Any]], list[list[float]]]:
         """Top faces seen clearly anywhere in a blob that is not one plain die: dice touching, a die
         whose sides show, a die leaning on another. Every die-sized square over the blob and a little beyond
         is scored roughly (at the blob's angle and at the angle its edges give); the likeliest are judged
         where any face at any turn matches best nearby, refined, and kept if they clear bars stricter than a
         lone die's (and are not a mat's edge, a leaning face or a blur); a kept die's neighbourhood is ruled
-        out. A face that is not clearly seen is not read."""
+        out. A face that is not clearly seen is not read. Returns the dice read, and where a face was seen (past
+        a lone die's least score) but not read."""
         if max(blob.size) > HEAP * side or min(blob.size) < 0.6 * side:
             return []  # more than a heap of dice (the mat itself?), or a strip too thin to hold a die (an edge)
         # every die-sized square over the blob and a little beyond (a blob split in two may hold half a die),
@@ -363,6 +366,7 @@ class DiceReader:
             box_turns.append(np.full(len(scores), float(turn)))
         coarse, centres, box_turns = map(np.concatenate, (coarse, centres, box_turns))
         found: list[dict[str, Any]] = []
+        doubted: list[list[float]] = []  # where a face was seen and not read: the dice of a heap to ring
         looks = 0  # places looked at: one on a die already found is not a look (a heap's best places are its dice)
         room = blob.area / (side * side)  # dice the blob could hold
         for k in np.argsort(-coarse):
@@ -389,7 +393,9 @@ class DiceReader:
                     and not self._foreshortened(gray, seen, turned, side)
                     and _sharpness(_patch(gray, Blob(tuple(seen), (side, side), turned, 0, False), side)) >= MIN_SHARPNESS):
                 found.append(_die_read(face, score, margin, seen))
-        return found
+            elif score >= MIN_SCORE:
+                doubted.append(seen)
+        return found, doubted
 
     def _rough_scores(self, gray: np.ndarray, centre: tuple[float, float], turn: float, side: float,
                       reach: int, step: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -517,6 +523,15 @@ class DiceReader:
             faces, starts = np.unique(labels[self._order], return_index=True)
             self._faces, self._starts = [str(f) for f in faces], starts
         return self._faces, self._starts
+
+
+def _apart(spots: list[list[float]], found: list[dict[str, Any]], side: float) -> list[list[float]]:
+    """Of the places a heap's search saw a face and did not read, one per die: none near another, or near a die read."""
+    kept: list[list[float]] = []
+    for spot in spots:
+        if all(np.hypot(spot[0] - k[0], spot[1] - k[1]) >= 0.8 * side for k in kept + [d["center"] for d in found]):
+            kept.append(spot)
+    return kept
 
 
 def _each_die_once(dice: list[dict[str, Any]], unreadable: list[dict[str, Any]],
