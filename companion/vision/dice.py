@@ -347,7 +347,7 @@ class DiceReader:
         out. A face that is not clearly seen is not read. Returns the dice read, and where a face was seen (past
         a lone die's least score) but not read."""
         if max(blob.size) > HEAP * side or min(blob.size) < 0.6 * side:
-            return []  # more than a heap of dice (the mat itself?), or a strip too thin to hold a die (an edge)
+            return [], []  # more than a heap of dice (the mat itself?), or a strip too thin to hold a die (an edge)
         # every die-sized square over the blob and a little beyond (a blob split in two may hold half a die),
         # 3 patch px apart, scored roughly (the main directions of the enrolled faces only)
         reach = int(np.ceil(((max(blob.size) - side) / 2 + side / 5) / (side * INNER / PATCH)))

@@ -218,6 +218,17 @@ def test_dice_joined_to_the_mats_edge_by_their_shadows_are_found():
     assert not near(reading["unreadable"], (1461.4, 441.3))
 
 
+def test_a_blob_too_big_or_too_thin_for_dice_is_not_searched(reader):
+    """More than a heap across (a hand, the mat itself) or thinner than a die: nothing read and no place seen,
+    in the same two lists as any search (a bare list here would fail read()'s unpacking)."""
+    from companion.vision.blobs import Blob
+
+    gray = cv2.cvtColor(cv2.imread(str(DEV / "scene-00200.jpg")), cv2.COLOR_BGR2GRAY)
+    side = reader.die_side
+    for size in ((20 * side, 20 * side), (4 * side, 0.4 * side)):
+        assert reader._search(gray, Blob((1152.0, 648.0), size, 0.0, size[0] * size[1], False), side) == ([], [])
+
+
 def test_a_die_whose_face_changes_with_its_size_is_not_read():
     """Each photo's die size is measured, and may be off by a tenth or more (one of these photos: 17 % small),
     and at a wrong size a clearly seen die can match another face best (a left hand as a pelvis). A plain die is
