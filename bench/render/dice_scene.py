@@ -252,13 +252,21 @@ def render_scene(seed: int, n_dice: int = 18, style: int = 0, colouring: str | N
     return photo, {"dice": truth, "scene": meta}
 
 
+SCENE_QUALITY = 88  # JPEG quality of a set's photos
+
+
+def set_camera_height(first_seed: int) -> float:
+    """The camera's height (cm) for the set written from ``first_seed``: one rig per set, as at a real table."""
+    return random.Random(first_seed).uniform(55, 75)
+
+
 def write_set(out: Path, photos: int, first_seed: int, style: int, enroll_per_face: int = 0, colouring: str | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    height_cm = random.Random(first_seed).uniform(55, 75)  # one camera rig per set, as at a real table
+    height_cm = set_camera_height(first_seed)
     for i in range(photos):
         seed = first_seed + i
         photo, truth = render_scene(seed, style=style, colouring=colouring, height_cm=height_cm)
-        cv2.imwrite(str(out / f"scene-{seed:05d}.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, 88])
+        cv2.imwrite(str(out / f"scene-{seed:05d}.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, SCENE_QUALITY])
         (out / f"scene-{seed:05d}.json").write_text(json.dumps(truth, indent=1))
     for face in FACE_IDS if enroll_per_face else ():
         folder = out / "enroll" / face

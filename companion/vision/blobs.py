@@ -86,13 +86,15 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
     def is_solid(c) -> bool:
         return _thickness(c) >= MIN_THICKNESS and _fill(c) > (0.4 if cv2.contourArea(c) > big else 0.65)
 
-    large = [c for c in contours if cv2.contourArea(c) >= min_area]
-    solid = [c for c in large if is_solid(c)]
+    solid, sprawling = [], []
+    for c in contours:
+        if cv2.contourArea(c) >= min_area:
+            (solid if is_solid(c) else sprawling).append(c)
     # dice whose shadows join them to a thin line (the mat's edge, a cable) or to each other make one sprawling
-    # blob, dropped above without a word: what is left once its parts thinner than most of a die are opened
-    # away is dice, however it sprawls (searched as a heap), if it is as big as a die (a mat's corner is less)
+    # blob, not solid: what is left once its parts thinner than most of a die are opened away is dice, however
+    # it sprawls (searched as a heap), if it is as big as a die (a mat's corner is less)
     die_area = (die_side or 0.0) ** 2 * WORK_SCALE ** 2
-    solid += [c for c in _thick_parts(mask, [c for c in large if not is_solid(c)], _opening(die_side, SPRAWL_OPENING))
+    solid += [c for c in _thick_parts(mask, sprawling, _opening(die_side, SPRAWL_OPENING))
               if cv2.contourArea(c) >= max(min_area, CORE * die_area) and _thickness(c) >= MIN_THICKNESS]
     specks = [c for c in contours if 0.03 * min_area / 0.35 <= cv2.contourArea(c) < min_area and _thickness(c) >= 2]
     contours = solid

@@ -240,21 +240,29 @@ def test_a_die_whose_face_changes_with_its_size_is_not_read():
     assert right >= 0.45 * level  # 31 of 59 when this was written
 
 
+def rendered_set(folder, first_seed, style, colouring):
+    """A reader enrolled from the enrollment photos bench/render writes for the set from ``first_seed``, and the
+    set's photo by seed as the set would hold it (its camera, JPEG) with its ground truth."""
+    from bench.render.dice_scene import SCENE_QUALITY, render_scene, set_camera_height, write_set
+
+    write_set(folder, 0, first_seed, style, enroll_per_face=3, colouring=colouring)
+
+    def photo(seed):
+        image, truth = render_scene(seed, style=style, colouring=colouring, height_cm=set_camera_height(first_seed))
+        saved = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, SCENE_QUALITY])[1], cv2.IMREAD_COLOR)
+        return saved, truth
+
+    return DiceReader.enroll(folder / "enroll"), photo
+
+
 def test_a_face_merely_ahead_at_another_size_does_not_turn_a_die_away(tmp_path):
     """A plain die is not read if a little smaller or bigger it reads as another face. At 7 % bigger its box
     takes in the surroundings and every face scores low: these three skulls (ivory dice, art style 1, rendered
     here as the bench renders them) had another face 0.01-0.03 ahead there, less than a reading's margin, and
     were turned away; another face must clear a lone die's bars there to count."""
-    import random
-
-    from bench.render.dice_scene import render_scene, write_set
-
-    write_set(tmp_path, 0, 31000, 1, enroll_per_face=3, colouring="ivory")
-    reader = DiceReader.enroll(tmp_path / "enroll")
-    height_cm = random.Random(31000).uniform(55, 75)  # write_set's camera for this seed
+    reader, rendered = rendered_set(tmp_path, 31000, 1, "ivory")
     for seed, skulls in ((31004, [(925.0, 671.0), (1741.0, 813.0)]), (31007, [(1754.0, 331.0)])):
-        photo, truth = render_scene(seed, style=1, colouring="ivory", height_cm=height_cm)
-        photo = cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])[1], cv2.IMREAD_COLOR)
+        photo, truth = rendered(seed)
         assert all([d["face"] for d in near(truth["dice"], skull)] == ["skull"] for skull in skulls)
         reading = reader.read(photo)
         for skull in skulls:
@@ -265,14 +273,8 @@ def test_a_plain_die_matched_weakly_is_read_at_the_turn_its_face_fits_best(tmp_p
     """A plain die is classified around its blob's box; here the box was 5 px and 4 degrees off the face, and
     there a right lower leg (two bones, a foot) matched a right thigh (one bone) best, 0.85, and was misread.
     A die read below 0.9 is looked at every turn nearby: its own face fits 0.93 ten degrees on, and is read."""
-    import random
-
-    from bench.render.dice_scene import render_scene, write_set
-
-    write_set(tmp_path, 0, 35000, 1, enroll_per_face=3, colouring="ivory")
-    reader = DiceReader.enroll(tmp_path / "enroll")
-    photo, truth = render_scene(35007, style=1, colouring="ivory", height_cm=random.Random(35000).uniform(55, 75))
-    photo = cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])[1], cv2.IMREAD_COLOR)
+    reader, rendered = rendered_set(tmp_path, 35000, 1, "ivory")
+    photo, truth = rendered(35007)
     assert [d["face"] for d in near(truth["dice"], (998.9, 811.5))] == ["right-lower-leg"]
     assert [d["face"] for d in near(reader.read(photo)["dice"], (998.9, 811.5))] == ["right-lower-leg"]
 
