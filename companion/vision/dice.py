@@ -24,6 +24,7 @@ from ..errors import BadInput
 from .blobs import Blob, find_blobs
 from .model_sets import enrollment_photos, load_set, save_set
 
+MIN_PHOTO = 16        # px: a photo narrower than this cannot hold a die (and breaks the blob finder's downscaling)
 PATCH = 40            # top faces are compared at 40x40 (about the photo's own resolution)
 INNER = 0.84          # of the die's side: leave out the bevelled rim
 MIN_SCORE = 0.82      # best correlation below this: not a face seen flat (cocked, covered, smudged)
@@ -236,6 +237,8 @@ class DiceReader:
         start = time.perf_counter()
         if image is None or image.size == 0:
             raise BadInput("empty image")
+        if min(image.shape[:2]) < MIN_PHOTO:
+            raise BadInput(f"the photo is {image.shape[1]}x{image.shape[0]} px: too small to hold a die")
         blobs, side = find_blobs(image, self.die_side)
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image  # once, not per die
         crop = self._crop_side(gray, blobs)

@@ -402,6 +402,13 @@ def test_a_black_frame_reads_nothing(reader):
     assert reading["dice"] == [] and reading["unreadable"] == []
 
 
+def test_a_photo_too_small_to_hold_a_die_is_a_one_line_error_not_a_crash(run_cli, reader, tmp_path):
+    cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))  # OpenCV's downscaling raised on it
+    done = run_cli("dice", "read", str(tmp_path / "dot.png"), "--set", "dev")
+    assert done.returncode == 2 and done.stderr.strip() == "companion: the photo is 1x1 px: too small to hold a die"
+    assert reader.read(np.zeros((20, 30, 3), np.uint8))["dice"] == []  # small, but no trouble
+
+
 def test_a_blurred_photo_is_not_guessed(reader):
     image = cv2.GaussianBlur(cv2.imread(str(DEV / "scene-00200.jpg")), (0, 0), 6)
     reading = reader.read(image)
