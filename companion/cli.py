@@ -99,6 +99,9 @@ def dice_enroll(args: argparse.Namespace) -> None:
     folder = reader.save(args.set)
     print(f"enrolled {len(set(reader.labels))} faces from {args.dir} as set {args.set!r} ({folder}); "
           f"die {reader.die_side:.0f} px across")
+    if reader.left_out:
+        print(f"warning: left out {len(reader.left_out)} photo{'s' if len(reader.left_out) > 1 else ''}: "
+              f"{'; '.join(reader.left_out)}", file=sys.stderr)
     few = [face for face, n in reader.photos_learned().items() if n < 2]
     if few:
         # a face known from one photo is the first to be misread (its one picture's light, its one angle)

@@ -175,6 +175,8 @@ class DiceReader:
     basis: np.ndarray       # (PATCH*PATCH, k): the main directions of the enrolled faces (speed: k << 784)
     # per face: the best any other face's enrollment photo scored against it; a reading must beat it
     ceilings: dict[str, float] = field(default_factory=dict)
+    # enrollment photos left out, each with why (no die in it, or two): not stored with the set
+    left_out: list[str] = field(default_factory=list)
 
     # -- enrollment ---------------------------------------------------------------------------
 
@@ -182,8 +184,15 @@ class DiceReader:
     def enroll(cls, folder: str | Path) -> "DiceReader":
         from ..games.rolling_bones.dice import FACE_IDS  # the face ids only: names, not rules
 
-        found = [(face, _grey(image), _the_one_die(image, path))
-                 for face, path, image in enrollment_photos(folder, FACE_IDS, "face")]
+        found, left_out = [], []
+        for face, path, image in enrollment_photos(folder, FACE_IDS, "face"):
+            try:
+                found.append((face, _grey(image), _the_one_die(image, path)))
+            except BadInput as unusable:  # no die, or two: one such photo need not spoil the others
+                left_out.append((face, str(unusable)))
+        for face in FACE_IDS:
+            if not any(f == face for f, _, _ in found):
+                raise BadInput(next(why for f, why in left_out if f == face))
         side, tops = _enrolled_tops(found)
         refs, labels = [], []
         for (face, gray, _), top in zip(found, tops):
@@ -204,7 +213,8 @@ class DiceReader:
         keep = _photos_to_learn_from(by_photo, faces)  # then each face's ceiling: what another face's photo reached
         rows = np.repeat(keep, len(labels) // len(found))
         ceilings = _ceilings(by_photo[np.ix_(keep, keep)], [f for f, k in zip(faces, keep) if k])
-        return cls(projected[rows], [label for label, k in zip(labels, rows) if k], side, basis, ceilings)
+        return cls(projected[rows], [label for label, k in zip(labels, rows) if k], side, basis, ceilings,
+                   [why for _, why in left_out])
 
     def photos_learned(self) -> dict[str, int]:
         """Per face, how many of its enrollment photos were learned from (one whose face was not found clearly,

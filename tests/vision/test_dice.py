@@ -454,8 +454,26 @@ def test_enrollment_photo_with_no_die(tmp_path):
     shutil.copytree(DEV / "enroll", tmp_path / "enroll")
     for photo in (tmp_path / "enroll" / "skull").glob("*.jpg"):
         cv2.imwrite(str(photo), np.full((320, 320, 3), 90, np.uint8))
-    with pytest.raises(BadInput, match="no die found"):
+    with pytest.raises(BadInput, match="skull/.*: no die found"):
         DiceReader.enroll(tmp_path / "enroll")
+
+
+def test_an_enrollment_photo_with_no_die_or_two_is_left_out_and_named(run_cli, tmp_path, monkeypatch):
+    """One spoiled photo (the die rolled out of view, a second die in the frame) does not spoil the set: it is
+    left out, and the person enrolling is told which and why, on one line."""
+    shutil.copytree(DEV / "enroll", tmp_path / "enroll")
+    blank = tmp_path / "enroll" / "skull" / "00.jpg"
+    cv2.imwrite(str(blank), np.full((320, 320, 3), 90, np.uint8))
+    two = tmp_path / "enroll" / "hat" / "00.jpg"
+    hat, pelvis = (cv2.imread(str(DEV / "enroll" / face / "01.jpg")) for face in ("hat", "pelvis"))
+    cv2.imwrite(str(two), np.hstack([hat, pelvis]))
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))
+    done = run_cli("dice", "enroll", "--set", "spoiled", str(tmp_path / "enroll"))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == (f"warning: left out 2 photos: {two}: expected one die in the photo, found 2; "
+                                   f"{blank}: no die found in the photo")
+    learned = DiceReader.load("spoiled").photos_learned()
+    assert learned["skull"] == learned["hat"] == len(list((DEV / "enroll" / "skull").glob("*.jpg"))) - 1
 
 
 def test_annotated_photo_has_the_photo_size(reader):
