@@ -13,6 +13,7 @@ import numpy as np
 from companion.games.rolling_bones.dice import FACES
 
 SIZE = 96  # glyphs are drawn on a 96x96 canvas, then scaled to the die
+FRAMED = 3  # the art style whose pictograms sit in a ring, the number at the bottom right
 
 
 def _bone(img, a, b, t, ink):
@@ -91,7 +92,7 @@ def glyph(face: str, style: int = 0) -> np.ndarray:
     """A 96x96 mask (uint8, 255 = ink) of ``face`` in art ``style`` (0, 1, 2 …)."""
     img = np.zeros((SIZE, SIZE, 3), np.uint8)
     ink = (255, 255, 255)
-    thickness = 6 + (style % 3)
+    thickness = 6 + (style % 3) if style != FRAMED else 5
     kind, number = FACES[face]
     base = face if kind != "right" else face.replace("right-", "left-")
     if kind == "center":
@@ -100,7 +101,15 @@ def glyph(face: str, style: int = 0) -> np.ndarray:
         _left_glyph(base, img, thickness, ink, style % 2)
     # the printed number, top-left, drawn before any mirroring so it mirrors too
     font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_PLAIN)[style % 3]
-    cv2.putText(img, str(number), (4, 30 if style % 3 != 2 else 28), font, 1.1 if style % 3 != 2 else 2.2, ink, 3, cv2.LINE_AA)
+    if style == FRAMED:
+        # other art: a thin pictogram in a ring every face shares, the number small at the bottom right
+        img = cv2.resize(img, None, fx=0.8, fy=0.8, interpolation=cv2.INTER_AREA)
+        img = cv2.copyMakeBorder(img, 10, SIZE - 10 - img.shape[0], 10, SIZE - 10 - img.shape[1], cv2.BORDER_CONSTANT)
+        cv2.circle(img, (SIZE // 2, SIZE // 2), 44, ink, 3, cv2.LINE_AA)
+        cv2.putText(img, str(number), (70, 90), cv2.FONT_HERSHEY_DUPLEX, 0.8, ink, 2, cv2.LINE_AA)
+    else:
+        cv2.putText(img, str(number), (4, 30 if style % 3 != 2 else 28), font, 1.1 if style % 3 != 2 else 2.2, ink, 3,
+                    cv2.LINE_AA)
     mask = img[:, :, 0]
     if kind == "right":
         mask = mask[:, ::-1].copy()
