@@ -118,9 +118,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--baseline-photos", type=int, default=2)
     parser.add_argument("--sets", nargs="+", default=["dev", "heldout", "blender", "blender-ivory", "blender-style2",
-                                                      "blender-table", "blender-framed"],
+                                                      "blender-table", "blender-framed", "blender-diagonal"],
                         help="sets under --data: dev (OpenCV renders, tuned on), heldout (other art), "
-                             "blender (physically based renders, bench/render/blender_dice.py), blender-ivory (the same, light dice), blender-style2 (black dice, art style 2), blender-table (one table camera for every photo, enrollment too), blender-framed (art none of the reader's development saw: each pictogram in a ring all faces share)")
+                             "blender (physically based renders, bench/render/blender_dice.py), blender-ivory (the same, light dice), blender-style2 (black dice, art style 2), blender-table (one table camera for every photo, enrollment too), blender-framed (art none of the reader's development saw: each pictogram in a ring all faces share), blender-diagonal (other unseen art: thin pictograms turned 45 degrees; rendered after session 13's choices, used for none)")
     args = parser.parse_args()
     pin_one_core()
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())

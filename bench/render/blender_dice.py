@@ -470,7 +470,7 @@ if __name__ == "__main__":
     p.add_argument("out", type=Path)
     p.add_argument("--photos", type=int, default=10)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--style", type=int, default=0, help="art style of the pictograms (0, 1, 2; 3: in a ring, the number at the bottom right)")
+    p.add_argument("--style", type=int, default=0, help="art style of the pictograms (0, 1, 2; 3: in a ring, the number at the bottom right; 4: thin, turned 45 degrees)")
     p.add_argument("--colouring", choices=sorted(COLOURINGS), default="black")
     p.add_argument("--enroll", type=int, default=0, help="enrollment photos per face")
     p.add_argument("--samples", type=int, default=48, help="Cycles samples per pixel (denoised)")

@@ -14,6 +14,7 @@ from companion.games.rolling_bones.dice import FACES
 
 SIZE = 96  # glyphs are drawn on a 96x96 canvas, then scaled to the die
 FRAMED = 3  # the art style whose pictograms sit in a ring, the number at the bottom right
+DIAGONAL = 4  # the art style whose pictograms are thin and turned 45 degrees, the number at the top right
 
 
 def _bone(img, a, b, t, ink):
@@ -92,7 +93,7 @@ def glyph(face: str, style: int = 0) -> np.ndarray:
     """A 96x96 mask (uint8, 255 = ink) of ``face`` in art ``style`` (0, 1, 2 …)."""
     img = np.zeros((SIZE, SIZE, 3), np.uint8)
     ink = (255, 255, 255)
-    thickness = 6 + (style % 3) if style != FRAMED else 5
+    thickness = 6 + (style % 3) if style not in (FRAMED, DIAGONAL) else 5 if style == FRAMED else 4
     kind, number = FACES[face]
     base = face if kind != "right" else face.replace("right-", "left-")
     if kind == "center":
@@ -101,7 +102,12 @@ def glyph(face: str, style: int = 0) -> np.ndarray:
         _left_glyph(base, img, thickness, ink, style % 2)
     # the printed number, top-left, drawn before any mirroring so it mirrors too
     font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_PLAIN)[style % 3]
-    if style == FRAMED:
+    if style == DIAGONAL:
+        # other art: a thin pictogram turned 45 degrees, the number at the top right
+        turn = cv2.getRotationMatrix2D((SIZE / 2, SIZE / 2), 45, 0.9)
+        img = cv2.warpAffine(img, turn, (SIZE, SIZE), flags=cv2.INTER_LINEAR)
+        cv2.putText(img, str(number), (66, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.9, ink, 2, cv2.LINE_AA)
+    elif style == FRAMED:
         # other art: a thin pictogram in a ring every face shares, the number small at the bottom right
         img = cv2.resize(img, None, fx=0.8, fy=0.8, interpolation=cv2.INTER_AREA)
         img = cv2.copyMakeBorder(img, 10, SIZE - 10 - img.shape[0], 10, SIZE - 10 - img.shape[1], cv2.BORDER_CONSTANT)
