@@ -257,6 +257,7 @@ class DiceReader:
             raise BadInput("empty image")
         if min(image.shape[:2]) < MIN_PHOTO:
             raise BadInput(f"the photo is {image.shape[1]}x{image.shape[0]} px: too small to hold a die")
+        image = _bgr(image)
         blobs, side = find_blobs(image, self.die_side)
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image  # once, not per die
         crop = self._crop_side(gray, blobs)
@@ -628,6 +629,19 @@ def _enrolled_tops(found: list[tuple[str, np.ndarray, Blob]]) -> tuple[float, li
     # outline, the pictogram agreeing between photos
     side, tops = _fitted_tops(found)
     return side, _agreeing_tops([gray for _, gray, _ in found], [face for face, _, _ in found], tops)
+
+
+def _bgr(image: np.ndarray) -> np.ndarray:
+    """An 8-bit photo as OpenCV's BGR, from grey or BGRA too (a camera or caller may hand either)."""
+    if image.dtype != np.uint8:
+        raise BadInput(f"expected an 8-bit photo, not {image.dtype}")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim == 3 and image.shape[2] == 3:
+        return image
+    raise BadInput(f"expected a grey, BGR or BGRA photo, not an array of shape {image.shape}")
 
 
 def _grey(image: np.ndarray) -> np.ndarray:

@@ -409,6 +409,18 @@ def test_a_photo_too_small_to_hold_a_die_is_a_one_line_error_not_a_crash(run_cli
     assert reader.read(np.zeros((20, 30, 3), np.uint8))["dice"] == []  # small, but no trouble
 
 
+def test_a_grey_or_bgra_photo_reads_as_its_bgr_and_other_arrays_are_one_line_errors(reader):
+    image = cv2.imread(str(DEV / "scene-00200.jpg"))
+    faces = [d["face"] for d in reader.read(image)["dice"]]
+    assert [d["face"] for d in reader.read(cv2.cvtColor(image, cv2.COLOR_BGR2BGRA))["dice"]] == faces
+    grey = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert reader.read(grey[:, :, 0])["dice"] == reader.read(grey)["dice"]
+    with pytest.raises(BadInput, match="expected an 8-bit photo, not float32"):
+        reader.read(image.astype(np.float32))
+    with pytest.raises(BadInput, match="expected a grey, BGR or BGRA photo"):
+        reader.read(np.zeros((100, 100, 2), np.uint8))
+
+
 def test_a_blurred_photo_is_not_guessed(reader):
     image = cv2.GaussianBlur(cv2.imread(str(DEV / "scene-00200.jpg")), (0, 0), 6)
     reading = reader.read(image)
