@@ -177,7 +177,7 @@ class DiceReader:
     # per face: the best any other face's enrollment photo scored against it; a reading must beat it
     ceilings: dict[str, float] = field(default_factory=dict)
     # faces learned from one photo of several: the others looked like other faces, or like no photo of their own
-    # (unfamiliar art, top faces not found): such a face is not read
+    # (unfamiliar art, top faces not found): such a face is read only when near certain (UNSURE_CONFIDENCE)
     unsure: list[str] = field(default_factory=list)
     # enrollment photos left out, each with why (no die in it, or two): not stored with the set
     left_out: list[str] = field(default_factory=list)
@@ -259,7 +259,7 @@ class DiceReader:
             raise BadInput(f"the photo is {image.shape[1]}x{image.shape[0]} px: too small to hold a die")
         image = _bgr(image)
         blobs, side = find_blobs(image, self.die_side)
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image  # once, not per die
+        gray = _grey(image)  # once, not per die
         crop = self._crop_side(gray, blobs)
         dice, unreadable = [], []
         for blob in blobs:
@@ -319,8 +319,8 @@ class DiceReader:
             else:
                 dice.append(_die_read(face, score, margin, seen))
         dice, unreadable = _each_die_once(dice, unreadable, crop)
-        # a face the enrollment photos did not agree on is not read: on art unlike any the reader was developed
-        # on, 4 of its 5 misreads were to such faces (blender-framed: 13 of 18 faces learned from one photo of 3)
+        # a face the enrollment photos did not agree on is read only when near certain: on art unlike any the reader
+        # was developed on, 4 of its 5 misreads were to such faces (blender-framed: 13 of 18 learned from one of 3)
         unsure = [d for d in dice if d["face"] in self.unsure and d["confidence"] < UNSURE_CONFIDENCE]
         unreadable += [{"center": d["center"], "why": f"{d['face']}? learned from one enrollment photo only"}
                        for d in unsure]
