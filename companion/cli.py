@@ -110,7 +110,7 @@ def dice_enroll(args: argparse.Namespace) -> None:
         print(f"warning: learned from one photo only: {', '.join(f'{face} (of {offered[face]})' for face in few)}; "
               f"add photos of {'it' if len(few) == 1 else 'them'} (a photo whose top face is not found clearly "
               f"is not learned from), each die alone and well lit, and enroll again"
-              f"{'; until then not read: ' + ', '.join(reader.unsure) if reader.unsure else ''}", file=sys.stderr)
+              f"{'; until then read only when near certain: ' + ', '.join(reader.unsure) if reader.unsure else ''}", file=sys.stderr)
 
 
 def dice_read(args: argparse.Namespace) -> None:

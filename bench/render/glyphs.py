@@ -15,6 +15,7 @@ from companion.games.rolling_bones.dice import FACES
 SIZE = 96  # glyphs are drawn on a 96x96 canvas, then scaled to the die
 FRAMED = 3  # the art style whose pictograms sit in a ring, the number at the bottom right
 DIAGONAL = 4  # the art style whose pictograms are thin and turned 45 degrees, the number at the top right
+THIN_STROKES = {FRAMED: 5, DIAGONAL: 4}  # px on the canvas; the other styles' strokes are 6 + style % 3
 
 
 def _bone(img, a, b, t, ink):
@@ -90,18 +91,17 @@ def _center_glyph(face: str, img, t: int, ink, variant: int) -> None:
 
 
 def glyph(face: str, style: int = 0) -> np.ndarray:
-    """A 96x96 mask (uint8, 255 = ink) of ``face`` in art ``style`` (0, 1, 2 …)."""
+    """A 96x96 mask (uint8, 255 = ink) of ``face`` in art ``style`` (0, 1, 2; FRAMED, DIAGONAL; …)."""
     img = np.zeros((SIZE, SIZE, 3), np.uint8)
     ink = (255, 255, 255)
-    thickness = 6 + (style % 3) if style not in (FRAMED, DIAGONAL) else 5 if style == FRAMED else 4
+    thickness = THIN_STROKES.get(style, 6 + style % 3)
     kind, number = FACES[face]
     base = face if kind != "right" else face.replace("right-", "left-")
     if kind == "center":
         _center_glyph(face, img, thickness, ink, style % 2)
     else:
         _left_glyph(base, img, thickness, ink, style % 2)
-    # the printed number, top-left, drawn before any mirroring so it mirrors too
-    font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_PLAIN)[style % 3]
+    # the printed number, drawn before any mirroring so it mirrors too
     if style == DIAGONAL:
         # other art: a thin pictogram turned 45 degrees, the number at the top right
         turn = cv2.getRotationMatrix2D((SIZE / 2, SIZE / 2), 45, 0.9)
@@ -113,7 +113,8 @@ def glyph(face: str, style: int = 0) -> np.ndarray:
         img = cv2.copyMakeBorder(img, 10, SIZE - 10 - img.shape[0], 10, SIZE - 10 - img.shape[1], cv2.BORDER_CONSTANT)
         cv2.circle(img, (SIZE // 2, SIZE // 2), 44, ink, 3, cv2.LINE_AA)
         cv2.putText(img, str(number), (70, 90), cv2.FONT_HERSHEY_DUPLEX, 0.8, ink, 2, cv2.LINE_AA)
-    else:
+    else:  # top left
+        font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_PLAIN)[style % 3]
         cv2.putText(img, str(number), (4, 30 if style % 3 != 2 else 28), font, 1.1 if style % 3 != 2 else 2.2, ink, 3,
                     cv2.LINE_AA)
     mask = img[:, :, 0]
