@@ -36,6 +36,8 @@ MIN_SHARPNESS = 12.0  # Laplacian variance of the patch: below this it is too bl
 MIN_INK = 10.0        # grey-level spread of a face: below this there is no pictogram, so no die
 SEARCH_STRICTER = 0.05  # a die found by searching inside a blob must clear the bars by this much more
 STRAIGHT_EDGE = 0.6   # edge-direction coherence above which a faint find is a straight edge, not a die
+MIN_STROKE = 20.0     # grey levels a faint find's strokes must stand out by: a dim photo's pictograms did by 40-120,
+                      # the mat's corner against the table (smooth both sides) by 2-8
 FLAT_TO_FACE = 1.1    # a die's face, bevel and all, to the flat square its outline shows
 REF_SCALES = (0.95, 1.0, 1.05)  # enrolled faces a little nearer and farther: the camera's perspective
 SQUASHES = (0.85, 0.7, 0.55)  # a leaning die's face seen at a slant: 30-60 degrees (milder leans look level)
@@ -266,8 +268,8 @@ class DiceReader:
             centre = [round(blob.center[0], 1), round(blob.center[1], 1)]
             why = self._doubt(blob, side)
             if blob.faint:
-                if _one_straight_edge(gray, blob.center, crop):
-                    continue  # the mat's edge against the table, broken into bits: not a die
+                if _one_straight_edge(gray, blob.center, crop) or not _has_strokes(gray, blob.center, crop):
+                    continue  # the mat's edge or corner against the table, broken into bits: not a die
                 found = [] if blob.at_border else self._search(gray, blob, crop)[0]
                 dice += found
                 if not found:
@@ -876,6 +878,22 @@ def _one_straight_edge(gray: np.ndarray, centre: tuple[float, float], side: floa
     jxx, jyy, jxy = float((gx * gx).sum()), float((gy * gy).sum()), float((gx * gy).sum())
     coherence = np.hypot(jxx - jyy, 2 * jxy) / max(jxx + jyy, 1e-6)
     return coherence > STRAIGHT_EDGE
+
+
+def _has_strokes(gray: np.ndarray, centre: tuple[float, float], side: float) -> bool:
+    """Does anything near ``centre`` stand out of its surroundings as a pictogram's strokes do (thin lines,
+    lighter or darker than what is around them)? A corner of the mat against the table, smooth on both sides,
+    has none: its contrast is one broad step, which a top-hat (what a small disc cannot cover) leaves out."""
+    r, x, y = int(side * 0.6), int(centre[0]), int(centre[1])
+    window = gray[max(0, y - 2 * r):y + 2 * r, max(0, x - 2 * r):x + 2 * r]
+    if window.size < 16:
+        return False
+    window = cv2.GaussianBlur(window, (0, 0), 1.2)  # a dim photo's sensor noise is thin and sharp too
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(0.35 * side) | 1,) * 2)
+    strokes = np.maximum(cv2.morphologyEx(window, cv2.MORPH_TOPHAT, disc), cv2.morphologyEx(window, cv2.MORPH_BLACKHAT, disc))
+    ys, xs = np.ogrid[:window.shape[0], :window.shape[1]]
+    near = np.hypot(ys - (y - max(0, y - 2 * r)), xs - (x - max(0, x - 2 * r))) < r
+    return float(np.percentile(strokes[near], 99)) >= MIN_STROKE
 
 
 def _ink(patch: np.ndarray) -> float:
