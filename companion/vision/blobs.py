@@ -6,7 +6,7 @@ small next to it), so any mat colour, texture and slow light gradient works.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -29,6 +29,8 @@ class Blob:
     area: float
     at_border: bool
     faint: bool = False  # only its pictogram stood out from the mat (a dark die on a dark mat, dim light): box unknown
+    # its outline (photo px, an (n, 2) array), where the blob was found as one; None for a box only
+    outline: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def side(self) -> float:
@@ -75,8 +77,11 @@ def _fill_small_holes(mask: np.ndarray, max_hole: int) -> np.ndarray:
 def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[Blob], float]:
     """Dice candidates. With ``die_side`` (px, as enrolled) touching dice are split and
     blobs far from a die's size dropped; without it (enrollment) every solid blob is kept."""
-    markers = marker_outlines(image)
-    mask = _without_markers(foreground(image), markers, die_side)
+    seen, placed = _markers(image)
+    # only the markers seen are cut out of the mask: a placed one's outline is good to ~10 px, and a die lying on
+    # its white border lost its corner to it and went unread; its blobs still go (their centres lie in it)
+    mask = _without_markers(foreground(image), seen, die_side)
+    markers = seen + placed
     h, w = mask.shape
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = 60 if die_side is None else (die_side * WORK_SCALE) ** 2 * 0.35
@@ -182,27 +187,59 @@ def _faint_dice(specks, blobs: list[Blob], die_side: float, w: int, h: int) -> l
 
 
 def marker_outlines(image: np.ndarray) -> list[np.ndarray]:
-    """The mat's ArUco corner markers (DICT_4X4_50), grown a little: never dice."""
+    """The mat's ArUco corner markers (DICT_4X4_50), grown a little to take in their white border: never dice.
+    Those seen, then those placed from their neighbours."""
+    seen, placed = _markers(image)
+    return seen + placed
+
+
+def _markers(image: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The outlines of the markers seen, and of the corner markers placed from their neighbours (cut by the
+    frame, under glare, or a die on a white border: no detector decodes them)."""
     small = cv2.resize(image, None, fx=WORK_SCALE, fy=WORK_SCALE, interpolation=cv2.INTER_AREA)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
                                        cv2.aruco.DetectorParameters())
     corners, ids, _ = detector.detectMarkers(gray)
     quads = {int(i): quad.reshape(4, 2) / WORK_SCALE for i, quad in zip(ids.ravel(), corners)} if ids is not None else {}
-    grown = {i: 1.5 for i in quads}  # the white border too
-    missing = [k for k in range(4) if k not in quads]
-    if len(missing) == 1:
-        # three corners seen: the fourth (glare, a hand, a crease) completes the mat's parallelogram
-        # (ids 0-3 go round the mat), with a wider margin since perspective bends it a little
-        k = missing[0]
-        after, before, opposite = quads[(k + 1) % 4], quads[(k - 1) % 4], quads[(k + 2) % 4]
-        centre = after.mean(axis=0) + before.mean(axis=0) - opposite.mean(axis=0)
-        quads[k], grown[k] = after - after.mean(axis=0) + centre, 2.0
-    outlines = []
-    for i, quad in quads.items():
+    placed = _placed_by_the_mat({i: q for i, q in quads.items() if i < 4})  # where the mat's edges meet
+
+    def grown(quad: np.ndarray) -> np.ndarray:
         centre = quad.mean(axis=0)
-        outlines.append(((quad - centre) * grown[i] + centre).astype(np.float32))
-    return outlines
+        return ((quad - centre) * 1.5 + centre).astype(np.float32)  # the white border too
+
+    return [grown(q) for q in quads.values()], [grown(q) for q in placed.values()]
+
+
+def _placed_by_the_mat(quads: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """Outlines of the corner markers not found (cut by the frame, under glare or a hand) whose two neighbours
+    round the mat were found (ids 0-3 go round it, printed upright; ArUco gives each marker's corners clockwise
+    from its top left). The mat's edges are straight lines in the photo, perspective and all, so each corner of
+    a missing marker lies on the line through the same corner of each neighbour, along that neighbour's side
+    facing it. (The parallelogram of the other three, perspective left out, put one 270 px off.)"""
+    placed = {}
+    for k in range(4):
+        before, after = (k - 1) % 4, (k + 1) % 4
+        if k in quads or before not in quads or after not in quads:
+            continue
+        corners = []
+        for i in range(4):
+            lines = []
+            for n in (before, after):
+                quad = quads[n]
+                # the move from n to k is along the mat's width (0-1, 2-3) or its height (1-2, 3-0)
+                across = {n, k} in ({0, 1}, {2, 3})
+                direction = (quad[1] - quad[0] + quad[2] - quad[3]) if across else (quad[3] - quad[0] + quad[2] - quad[1])
+                lines.append((quad[i], direction))
+            (p1, d1), (p2, d2) = lines
+            system = np.column_stack([d1, -d2])
+            if abs(np.linalg.det(system)) < 1e-6 * np.linalg.norm(d1) * np.linalg.norm(d2):
+                break  # the two edges run parallel: no corner
+            t = np.linalg.solve(system, p2 - p1)[0]
+            corners.append(p1 + t * d1)
+        if len(corners) == 4:
+            placed[k] = np.float32(corners)
+    return placed
 
 
 def _thickness(contour) -> float:
@@ -219,7 +256,8 @@ def _blob(contour, w: int, h: int) -> Blob:
     x, y, bw, bh = cv2.boundingRect(contour)
     border = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
     s = 1 / WORK_SCALE
-    return Blob((cx * s, cy * s), (a * s, b * s), angle, cv2.contourArea(contour) * s * s, border)
+    return Blob((cx * s, cy * s), (a * s, b * s), angle, cv2.contourArea(contour) * s * s, border,
+                outline=contour.reshape(-1, 2).astype(np.float32) * s)
 
 
 def _split(mask: np.ndarray, contour, side: float) -> list[Blob]:

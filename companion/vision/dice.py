@@ -36,8 +36,8 @@ MIN_SHARPNESS = 12.0  # Laplacian variance of the patch: below this it is too bl
 MIN_INK = 10.0        # grey-level spread of a face: below this there is no pictogram, so no die
 SEARCH_STRICTER = 0.05  # a die found by searching inside a blob must clear the bars by this much more
 STRAIGHT_EDGE = 0.6   # edge-direction coherence above which a faint find is a straight edge, not a die
-MIN_STROKE = 20.0     # grey levels a faint find's strokes must stand out by: a dim photo's pictograms did by 40-120,
-                      # the mat's corner against the table (smooth both sides) by 2-8
+MIN_STROKE = 20.0     # grey levels (and a quarter of the place's contrast) a pictogram's strokes stand out by ...
+STROKE_AREA = 0.03    # ... over this much of a face: dim photos' pictograms 0.06-0.5, the mat's corners 0-0.01
 FLAT_TO_FACE = 1.1    # a die's face, bevel and all, to the flat square its outline shows
 REF_SCALES = (0.95, 1.0, 1.05)  # enrolled faces a little nearer and farther: the camera's perspective
 SQUASHES = (0.85, 0.7, 0.55)  # a leaning die's face seen at a slant: 30-60 degrees (milder leans look level)
@@ -56,6 +56,7 @@ SHADING = 12.0        # patch px (a quarter of a face): light and shade varying 
 SHADING_BOX = int(np.sqrt(6 * SHADING ** 2 + 1)) | 1  # the box, twice over, with a Gaussian's spread (29 px)
 LEVEL_MARGIN = 0.02   # a face found by searching is level only if it matches this much better square than squashed
 OUTLINE_SHARE = 0.6   # of the best outline fit's strength: the smallest square fitting this well is a top face
+FOOTPRINT = 1.4       # of a die's top face: what one die covers of a blob of touching dice (its sides, its shadow)
 BASIS = 96            # dimensions kept of the 1600 of a face patch
 
 
@@ -276,8 +277,10 @@ class DiceReader:
                     unreadable.append({"center": centre, "why": "faint: a die? its face is not clear"})
                 continue
             if why and not blob.at_border:
-                if min(blob.size) < 0.55 * crop:
-                    continue  # a strip narrower than any die seen any way up: a mat's edge or corner, not a die
+                if min(blob.size) < 0.55 * crop or (min(blob.size) < 0.7 * crop and max(blob.size) > 4 * crop):
+                    # a strip narrower than any die seen any way up, or a long line hardly wider than the narrowest
+                    # (a die leaning far): a mat's edge or corner, not a die
+                    continue
                 # touching dice, a die showing its sides (off the camera's axis) or a cocked die:
                 # look for clearly seen top faces anywhere in the blob
                 found, doubted = self._search(gray, blob, crop)
@@ -285,6 +288,7 @@ class DiceReader:
                 if not found or blob.area - len(found) * crop * crop > 0.8 * crop * crop:
                     # a heap is rung where its dice were seen and not read (its centre may be bare mat)
                     rings = _apart(doubted, found, crop) if max(blob.size) > 2 * crop else []
+                    rings += _unflagged_dice(gray, blob, [d["center"] for d in found] + rings, crop)
                     unreadable += [{"center": spot, "why": why} for spot in rings or [centre]]
                 continue
             if why:
@@ -305,6 +309,8 @@ class DiceReader:
                 if found:
                     dice += found
                     continue
+            if score < MIN_SCORE and not _has_strokes(gray, blob.center, crop):
+                continue  # nothing printed, only an outline: the mat's corner against the table, not a die
             if score < MIN_SCORE:
                 # a face seen flat matches its enrolled pictures closely; a leaning one does not
                 unreadable.append({"center": centre, "why": f"face not clear: cocked or covered? (looks most like {face})"})
@@ -562,6 +568,32 @@ def _apart(spots: list[list[float]], found: list[dict[str, Any]], side: float) -
         if all(np.hypot(spot[0] - k[0], spot[1] - k[1]) >= 0.8 * side for k in kept + [d["center"] for d in found]):
             kept.append(spot)
     return kept
+
+
+def _unflagged_dice(gray: np.ndarray, blob: Blob, taken: list[list[float]], side: float) -> list[list[float]]:
+    """Where the rest of a blob's dice lie, besides the dice read and flagged in it (``taken``): as many more
+    as its area holds, each as deep inside it and as far from the others as can be. A die neither read nor
+    flagged would be left out of the score without a word (a heap's flags, where its search saw faces, missed
+    31 dice of the six physically based sets; 3 since)."""
+    if blob.outline is None:
+        return []
+    room = int(round(blob.area / (FOOTPRINT * side * side))) - len(taken)
+    x0, y0 = blob.outline.min(axis=0)
+    x1, y1 = blob.outline.max(axis=0)
+    grid = [(float(x), float(y)) for x in np.arange(x0, x1, side / 5) for y in np.arange(y0, y1, side / 5)]
+    contour = blob.outline.reshape(-1, 1, 2)
+    inside = [(spot, cv2.pointPolygonTest(contour, spot, True)) for spot in grid]
+    spots = [spot for spot, depth in inside if depth >= 0.3 * side]
+    flags: list[list[float]] = []
+    while spots and len(flags) < room:
+        clear = [min([np.hypot(spot[0] - t[0], spot[1] - t[1]) for t in taken + flags] + [9 * side]) for spot in spots]
+        best = int(np.argmax(clear))
+        if clear[best] < 0.9 * side:
+            break
+        spot = spots.pop(best)
+        if _has_strokes(gray, spot, side):  # a die's print, not its shadow (judged only where a flag would go: speed)
+            flags.append([round(spot[0], 1), round(spot[1], 1)])
+    return flags
 
 
 def _each_die_once(dice: list[dict[str, Any]], unreadable: list[dict[str, Any]],
@@ -883,7 +915,8 @@ def _one_straight_edge(gray: np.ndarray, centre: tuple[float, float], side: floa
 def _has_strokes(gray: np.ndarray, centre: tuple[float, float], side: float) -> bool:
     """Does anything near ``centre`` stand out of its surroundings as a pictogram's strokes do (thin lines,
     lighter or darker than what is around them)? A corner of the mat against the table, smooth on both sides,
-    has none: its contrast is one broad step, which a top-hat (what a small disc cannot cover) leaves out."""
+    has none: its contrast is one broad step, which a top-hat (what a small disc cannot cover) leaves out but
+    for the corner's very tip."""
     r, x, y = int(side * 0.6), int(centre[0]), int(centre[1])
     window = gray[max(0, y - 2 * r):y + 2 * r, max(0, x - 2 * r):x + 2 * r]
     if window.size < 16:
@@ -893,7 +926,8 @@ def _has_strokes(gray: np.ndarray, centre: tuple[float, float], side: float) -> 
     strokes = np.maximum(cv2.morphologyEx(window, cv2.MORPH_TOPHAT, disc), cv2.morphologyEx(window, cv2.MORPH_BLACKHAT, disc))
     ys, xs = np.ogrid[:window.shape[0], :window.shape[1]]
     near = np.hypot(ys - (y - max(0, y - 2 * r)), xs - (x - max(0, x - 2 * r))) < r
-    return float(np.percentile(strokes[near], 99)) >= MIN_STROKE
+    contrast = float(np.percentile(window, 99) - np.percentile(window, 1))
+    return int((strokes[near] >= max(MIN_STROKE, 0.25 * contrast)).sum()) >= STROKE_AREA * side * side
 
 
 def _ink(patch: np.ndarray) -> float:
