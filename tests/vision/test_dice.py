@@ -271,6 +271,16 @@ def test_a_face_merely_ahead_at_another_size_does_not_turn_a_die_away(tmp_path):
             assert [d["face"] for d in near(reading["dice"], skull)] == ["skull"]
 
 
+def test_a_dark_die_showing_only_a_thin_bone_in_a_dim_room_is_read(tmp_path):
+    """A black die on a dark mat in a dim room shows only its print, and a thin bone's print is little: two bits,
+    0.095 of a face together (black dice, art style 0, rendered as the bench renders them). Taken for noise, the
+    die was neither read nor flagged: left out of the score without a word."""
+    reader, rendered = rendered_set(tmp_path, 40000, 0, "black")
+    photo, truth = rendered(40003)
+    assert [d["face"] for d in near(truth["dice"], (1584.0, 675.0))] == ["right-upper-arm"]
+    assert [d["face"] for d in near(reader.read(photo)["dice"], (1584.0, 675.0))] == ["right-upper-arm"]
+
+
 def test_a_plain_die_matched_weakly_is_read_at_the_turn_its_face_fits_best(tmp_path):
     """A plain die is classified around its blob's box; here the box was 5 px and 4 degrees off the face, and
     there a right lower leg (two bones, a foot) matched a right thigh (one bone) best, 0.85, and was misread.
