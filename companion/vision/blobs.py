@@ -99,10 +99,16 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
     # blob, not solid: what is left once its parts thinner than most of a die are opened away is dice, however
     # it sprawls (searched as a heap), if it is as big as a die (a mat's corner is less)
     die_area = (die_side or 0.0) ** 2 * WORK_SCALE ** 2
-    solid += [c for c in _thick_parts(mask, sprawling, _opening(die_side, SPRAWL_OPENING))
-              if cv2.contourArea(c) >= max(min_area, CORE * die_area) and _thickness(c) >= MIN_THICKNESS]
+    half_seen = []  # die-sized, sprawling, nothing thick in it: in a dim room, a dark die only partly seen
+    for c in sprawling:
+        parts = [part for part in _thick_parts(mask, [c], _opening(die_side, SPRAWL_OPENING))
+                 if cv2.contourArea(part) >= max(min_area, CORE * die_area) and _thickness(part) >= MIN_THICKNESS]
+        solid += parts
+        if not parts and cv2.contourArea(c) <= 2 * die_area:
+            half_seen.append(c)
     # bits of a pictogram: a thin bone in a dim photo stood out as two, of 0.027 and 0.068 of a die's face
     specks = [c for c in contours if 0.02 * min_area / 0.35 <= cv2.contourArea(c) < min_area and _thickness(c) >= 2]
+    specks += half_seen  # where a dark die on a dark mat showed its print and a little of its body (searched so)
     contours = solid
     die_side = die_side or 0.0
     blobs: list[Blob] = []

@@ -281,6 +281,16 @@ def test_a_dark_die_showing_only_a_thin_bone_in_a_dim_room_is_read(tmp_path):
     assert [d["face"] for d in near(reader.read(photo)["dice"], (1584.0, 675.0))] == ["right-upper-arm"]
 
 
+def test_a_dark_die_half_seen_on_a_dark_mat_in_a_dim_room_is_read(tmp_path):
+    """Of a black die on a dark mat in a dim room, its print and a little of its body stood out: too sprawling
+    for a die's outline, too big for bits of print, and the die was neither read nor flagged (black dice, art
+    style 4, rendered as the bench renders them). It is searched like a die that shows only its print."""
+    reader, rendered = rendered_set(tmp_path, 40400, 4, "black")
+    photo, truth = rendered(40405)
+    assert [d["face"] for d in near(truth["dice"], (1836.0, 669.0))] == ["right-forearm"]
+    assert [d["face"] for d in near(reader.read(photo)["dice"], (1836.0, 669.0))] == ["right-forearm"]
+
+
 def test_a_plain_die_matched_weakly_is_read_at_the_turn_its_face_fits_best(tmp_path):
     """A plain die is classified around its blob's box; here the box was 5 px and 4 degrees off the face, and
     there a right lower leg (two bones, a foot) matched a right thigh (one bone) best, 0.85, and was misread.
