@@ -208,8 +208,15 @@ def _markers(image: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
                                        cv2.aruco.DetectorParameters())
     corners, ids, _ = detector.detectMarkers(gray)
-    quads = {int(i): quad.reshape(4, 2) / WORK_SCALE for i, quad in zip(ids.ravel(), corners)} if ids is not None else {}
-    placed = _placed_by_the_mat({i: q for i, q in quads.items() if i < 4})  # where the mat's edges meet
+    # the mat's corners only: a die's print once decoded as marker 17, and a marker's outline hides what it covers
+    quads = {int(i): q.reshape(4, 2) / WORK_SCALE for i, q in zip(ids.ravel(), corners) if i < 4} if ids is not None else {}
+    if 0 < len(quads) < 4:
+        # a mat with markers, some not found at half size: at full size the detector found 5 more over 150 photos
+        # (a whole marker beside a die, one small and far) for ~10 ms
+        corners, ids, _ = detector.detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        quads.update({int(i): q.reshape(4, 2) for i, q in zip(ids.ravel(), corners) if i < 4 and i not in quads}
+                     if ids is not None else {})
+    placed = _placed_by_the_mat(quads)  # where the mat's edges meet
 
     def grown(quad: np.ndarray) -> np.ndarray:
         centre = quad.mean(axis=0)

@@ -738,6 +738,22 @@ def test_corner_markers_no_detector_finds_are_placed_where_the_mats_edges_meet(r
     assert [d["face"] for d in near(reading["dice"], (280.0, 1108.0))] == ["left-forearm"]
 
 
+def test_a_marker_not_found_at_half_size_is_looked_for_at_full_size():
+    """Marker 0 lies whole beside a die, yet the detector (run at half size, for speed) missed it, and marker 3
+    is cut by the frame: the two were rung amber eleven times (black dice, art style 4, as the bench renders
+    them). When some of the mat's markers are found and not all, they are looked for at full size too, and
+    those still missing are placed from their neighbours."""
+    from bench.render.dice_scene import SCENE_QUALITY, render_scene, set_camera_height
+    from companion.vision.blobs import marker_outlines
+
+    photo, _ = render_scene(40406, style=4, colouring="black", height_cm=set_camera_height(40400))
+    saved = cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, SCENE_QUALITY])[1], cv2.IMREAD_COLOR)
+    outlines = marker_outlines(saved)
+    assert len(outlines) == 4
+    for middle in ((90.0, 284.0), (165.0, 1250.0)):  # marker 0, marker 3
+        assert any(cv2.pointPolygonTest(m, middle, False) >= 0 for m in outlines), middle
+
+
 def test_a_die_pressed_against_a_corner_marker_is_still_read(reader):
     reading = reader.read(cv2.imread(str(DEV / "scene-00208.jpg")))
     assert [d["face"] for d in near(reading["dice"], (295.6, 216.1))] == ["right-foot"]  # 9 px from marker 0's border
