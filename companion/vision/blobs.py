@@ -78,7 +78,7 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
     """Dice candidates. With ``die_side`` (px, as enrolled) touching dice are split and
     blobs far from a die's size dropped; without it (enrollment) every solid blob is kept."""
     seen, placed = _markers(image)
-    # only the markers seen are cut out of the mask: a placed one's outline is good to ~10 px, and a die lying on
+    # only the markers seen are cut out of the mask: a placed one's outline is good to ~10-20 px, and a die lying on
     # its white border lost its corner to it and went unread; its blobs still go (their centres lie in it)
     mask = _without_markers(foreground(image), seen, die_side)
     markers = seen + placed
