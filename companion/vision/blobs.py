@@ -29,7 +29,8 @@ class Blob:
     area: float
     at_border: bool
     faint: bool = False  # only its pictogram stood out from the mat (a dark die on a dark mat, dim light): box unknown
-    # its outline (photo px, an (n, 2) array), where the blob was found as one; None for a box only
+    # the outline (photo px, an (n, 2) array) of the blob, or of the touching dice it was split from; None for a
+    # box only
     outline: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -77,6 +78,12 @@ def _fill_small_holes(mask: np.ndarray, max_hole: int) -> np.ndarray:
 def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[Blob], float]:
     """Dice candidates. With ``die_side`` (px, as enrolled) touching dice are split and
     blobs far from a die's size dropped; without it (enrollment) every solid blob is kept."""
+    blobs, die_side, _ = find_blobs_and_markers(image, die_side)
+    return blobs, die_side
+
+
+def find_blobs_and_markers(image: np.ndarray, die_side: float | None = None) -> tuple[list[Blob], float, list[np.ndarray]]:
+    """`find_blobs`, and the corner markers' outlines (a blob's outline may take in part of one)."""
     seen, placed = _markers(image)
     # only the markers seen are cut out of the mask: a placed one's outline is good to ~10-20 px, and a die lying on
     # its white border lost its corner to it and went unread; its blobs still go (their centres lie in it)
@@ -126,7 +133,7 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
             blobs += _faint_dice(specks, blobs, die_side, w, h)
     # a blob still centred on a marker (one spanning its outline) is the marker's
     blobs = [b for b in blobs if not any(cv2.pointPolygonTest(m, b.center, False) >= 0 for m in markers)]
-    return blobs, die_side
+    return blobs, die_side, markers
 
 
 def _without_markers(mask: np.ndarray, markers: list[np.ndarray], die_side: float | None) -> np.ndarray:
@@ -310,5 +317,7 @@ def _split(mask: np.ndarray, contour, side: float) -> list[Blob]:
         part = points[labels == label] + np.array([x, y], np.float32)
         if len(part) < 5:
             continue
-        blobs.append(_blob(cv2.convexHull(part.astype(np.int32)), w, h))
+        part_blob = _blob(cv2.convexHull(part.astype(np.int32)), w, h)
+        part_blob.outline = contour.reshape(-1, 2).astype(np.float32) / WORK_SCALE  # the dice it was split from
+        blobs.append(part_blob)
     return blobs

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
-from .blobs import Blob, find_blobs
+from .blobs import Blob, find_blobs, find_blobs_and_markers
 from .model_sets import enrollment_photos, load_set, save_set
 
 MIN_PHOTO = 16        # px: a photo narrower than this cannot hold a die (and breaks the blob finder's downscaling)
@@ -262,7 +262,7 @@ class DiceReader:
         if min(image.shape[:2]) < MIN_PHOTO:
             raise BadInput(f"the photo is {image.shape[1]}x{image.shape[0]} px: too small to hold a die")
         image = _bgr(image)
-        blobs, side = find_blobs(image, self.die_side)
+        blobs, side, markers = find_blobs_and_markers(image, self.die_side)
         gray = _grey(image)  # once, not per die
         crop = self._crop_side(gray, blobs)
         dice, unreadable = [], []
@@ -289,7 +289,10 @@ class DiceReader:
                 if not found or blob.area - len(found) * crop * crop > 0.8 * crop * crop:
                     # a heap is rung where its dice were seen and not read (its centre may be bare mat)
                     rings = _apart(doubted, found, crop) if max(blob.size) > 2 * crop else []
-                    rings += _unflagged_dice(gray, blob, [d["center"] for d in found] + rings, crop)
+                    if blob.outline is not None:
+                        taken = [d["center"] for d in found] + rings
+                        room = int(round(blob.area / (FOOTPRINT * crop * crop))) - len(taken)
+                        rings += _unflagged_dice(gray, blob.outline, taken, crop, room)
                     unreadable += [{"center": spot, "why": why} for spot in rings or [centre]]
                 continue
             if why:
@@ -328,6 +331,14 @@ class DiceReader:
             else:
                 dice.append(_die_read(face, score, margin, seen))
         dice, unreadable = _each_die_once(dice, unreadable, crop)
+        # a die lying between two parts of a split blob, or packed tighter than its area says, is neither read nor
+        # flagged by its blob: anywhere a print shows well inside a blob and away from every die read or flagged
+        taken = [d["center"] for d in dice] + [u["center"] for u in unreadable]
+        for outline in {id(b.outline): b.outline for b in blobs if b.outline is not None and not b.at_border}.values():
+            spots = [spot for spot in _unflagged_dice(gray, outline, taken, crop, room=HEAP * HEAP)
+                     if not any(cv2.pointPolygonTest(m, spot, False) >= 0 for m in markers)]  # a marker's print
+            unreadable += [{"center": spot, "why": "a die? its face is not clear"} for spot in spots]
+            taken += spots
         # a face the enrollment photos did not agree on is read only when near certain: on art unlike any the reader
         # was developed on, 4 of its 5 misreads were to such faces (blender-framed: 13 of 18 learned from one of 3)
         unsure = [d for d in dice if d["face"] in self.unsure and d["confidence"] < UNSURE_CONFIDENCE]
@@ -576,29 +587,30 @@ def _apart(spots: list[list[float]], found: list[dict[str, Any]], side: float) -
     return kept
 
 
-def _unflagged_dice(gray: np.ndarray, blob: Blob, taken: list[list[float]], side: float) -> list[list[float]]:
-    """Where the rest of a blob's dice lie, besides the dice read and flagged in it (``taken``): as many more
-    as its area holds, each as deep inside it and as far from the others as can be. A die neither read nor
-    flagged would be left out of the score without a word (a heap's flags, where its search saw faces, missed
-    31 dice of the six physically based sets; 3 since)."""
-    if blob.outline is None:
-        return []
-    room = int(round(blob.area / (FOOTPRINT * side * side))) - len(taken)
-    x0, y0 = blob.outline.min(axis=0)
-    x1, y1 = blob.outline.max(axis=0)
+def _unflagged_dice(gray: np.ndarray, outline: np.ndarray, taken: list[list[float]], side: float,
+                    room: int) -> list[list[float]]:
+    """Where dice inside ``outline`` lie that are neither read nor flagged (``taken``: where dice were): up to
+    ``room`` places, each as deep inside it and as far from the others as can be, where a print shows. A die
+    neither read nor flagged would be left out of the score without a word (a heap's flags, where its search saw
+    faces, missed 31 dice of the six physically based sets; 1 since, leaning on a die read)."""
+    x0, y0 = outline.min(axis=0)
+    x1, y1 = outline.max(axis=0)
     grid = [(float(x), float(y)) for x in np.arange(x0, x1, side / 5) for y in np.arange(y0, y1, side / 5)]
-    contour = blob.outline.reshape(-1, 1, 2)
-    inside = [(spot, cv2.pointPolygonTest(contour, spot, True)) for spot in grid]
-    spots = [spot for spot, depth in inside if depth >= 0.3 * side]
+    contour = outline.reshape(-1, 1, 2)
+    spots = np.array([spot for spot in grid if cv2.pointPolygonTest(contour, spot, True) >= 0.3 * side]).reshape(-1, 2)
+    clear = np.full(len(spots), 9.0 * side)  # each spot's distance to the nearest die read or flagged
+    for t in taken:
+        clear = np.minimum(clear, np.hypot(spots[:, 0] - t[0], spots[:, 1] - t[1]))
     flags: list[list[float]] = []
-    while spots and len(flags) < room:
-        clear = [min([np.hypot(spot[0] - t[0], spot[1] - t[1]) for t in taken + flags] + [9 * side]) for spot in spots]
+    while len(spots) and len(flags) < room:
         best = int(np.argmax(clear))
         if clear[best] < 0.9 * side:
             break
-        spot = spots.pop(best)
+        spot = spots[best]
+        clear[best] = -1.0  # looked at
         if _has_strokes(gray, spot, side):  # a die's print, not its shadow (judged only where a flag would go: speed)
-            flags.append([round(spot[0], 1), round(spot[1], 1)])
+            flags.append([round(float(spot[0]), 1), round(float(spot[1]), 1)])
+            clear = np.minimum(clear, np.hypot(spots[:, 0] - spot[0], spots[:, 1] - spot[1]))
     return flags
 
 

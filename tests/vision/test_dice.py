@@ -689,11 +689,13 @@ def test_every_flag_is_at_a_die(blender_reader, folder):
             others = [f for f in reading["unreadable"] + reading["dice"] if f is not flag]
             assert all(np.hypot(*np.subtract(o["center"], flag["center"])) >= 0.6 * side for o in others), (
                 f"{path.name}: {flag} flags a die twice")
-        if folder != BLENDER:  # (there, 3 cocked dice of 216 go unflagged: each leans on a die read beside it)
-            # and every die, level or cocked, is read or flagged: one neither would be left out of the score
-            # without a word (a heap was flagged where its search saw faces: 26 dice of these sets were not)
-            assert not [die for die in truth if not near(reading["dice"], die["center"]) and
-                        all(np.hypot(*np.subtract(f["center"], die["center"])) >= 0.9 * side for f in reading["unreadable"])]
+        # and every die, level or cocked, is read or flagged: one neither would be left out of the score without a
+        # word (a heap was flagged where its search saw faces: 31 dice of these sets were not), but for a cocked
+        # die leaning on one read, its face within half a side of that one's (one in blender 00108)
+        assert not [die for die in truth if not near(reading["dice"], die["center"])
+                    and all(np.hypot(*np.subtract(f["center"], die["center"])) >= 0.9 * side for f in reading["unreadable"])
+                    and not (die["cocked"] and any(np.hypot(*np.subtract(d["center"], die["center"])) < 0.5 * side
+                                                   for d in reading["dice"]))], path.name
 
 
 @pytest.mark.parametrize("scene", ["scene-00202", "scene-00208"])
