@@ -99,7 +99,8 @@ def _camera_and_reader(settings: dict[str, Any], demo: bool):
         log.warning("camera: %s (the page still takes rolls by hand)", error)
     reader = annotate = None
     try:
-        from .vision.dice import DiceReader, annotate_reading
+        from .vision.annotate import annotate_reading
+        from .vision.dice import DiceReader
 
         dice_reader = DiceReader.load(settings.get("dice", {}).get("set", "demo"))
         reader, annotate = dice_reader.read, annotate_reading

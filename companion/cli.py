@@ -115,7 +115,8 @@ def dice_enroll(args: argparse.Namespace) -> None:
 
 def dice_read(args: argparse.Namespace) -> None:
     from .devices.camera import read_image
-    from .vision.dice import DiceReader, annotate_reading
+    from .vision.annotate import annotate_reading
+    from .vision.dice import DiceReader
 
     reader = DiceReader.load(args.set)
     image = read_image(args.image)

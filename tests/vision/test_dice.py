@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from companion.errors import BadInput, DeviceError
-from companion.vision.dice import DiceReader, annotate_reading
+from companion.vision.annotate import annotate_reading
+from companion.vision.dice import DiceReader
 
 DEV = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice" / "dev"
 BLENDER = DEV.parent / "blender"  # physically based renders: dice show their sides, cast shadows
@@ -795,7 +796,7 @@ def test_labels_on_the_annotated_photo_never_cover_each_other(reader):
     """Touching dice had their names and reasons written over each other on the kiosk's photo. Each label goes
     beside its circle where it covers no other label or circle, else its short form (?N), else none (the page
     lists every die); a die standing apart is always named in full."""
-    from companion.vision.dice import _label_places, _marks
+    from companion.vision.annotate import _label_places, _marks
 
     def places(reading, shape, scale=1.44):
         marks = _marks(reading)
