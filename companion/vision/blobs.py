@@ -283,13 +283,19 @@ def _fill(contour) -> float:
     return cv2.contourArea(contour) / (a * b) if a * b else 0.0
 
 
-def _blob(contour, w: int, h: int) -> Blob:
+def _blob(contour, w: int, h: int, outline: np.ndarray | None = None) -> Blob:
+    """The blob of a contour (work px); ``outline``: of the touching dice it was split from (photo px), shared
+    by all its parts, else the contour's own."""
     (cx, cy), (a, b), angle = cv2.minAreaRect(contour)
     x, y, bw, bh = cv2.boundingRect(contour)
     border = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
     s = 1 / WORK_SCALE
     return Blob((cx * s, cy * s), (a * s, b * s), angle, cv2.contourArea(contour) * s * s, border,
-                outline=contour.reshape(-1, 2).astype(np.float32) * s)
+                outline=_in_photo_px(contour) if outline is None else outline)
+
+
+def _in_photo_px(contour) -> np.ndarray:
+    return contour.reshape(-1, 2).astype(np.float32) / WORK_SCALE
 
 
 def _split(mask: np.ndarray, contour, side: float) -> list[Blob]:
@@ -313,11 +319,10 @@ def _split(mask: np.ndarray, contour, side: float) -> list[Blob]:
     _, _, centres = cv2.kmeans(points[::3], k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
     labels = np.argmin(((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
     blobs = []
+    group = _in_photo_px(contour)  # one outline for every part: the dice they were split from
     for label in range(k):
         part = points[labels == label] + np.array([x, y], np.float32)
         if len(part) < 5:
             continue
-        part_blob = _blob(cv2.convexHull(part.astype(np.int32)), w, h)
-        part_blob.outline = contour.reshape(-1, 2).astype(np.float32) / WORK_SCALE  # the dice it was split from
-        blobs.append(part_blob)
+        blobs.append(_blob(cv2.convexHull(part.astype(np.int32)), w, h, group))
     return blobs

@@ -334,6 +334,7 @@ class DiceReader:
         # a die lying between two parts of a split blob, or packed tighter than its area says, is neither read nor
         # flagged by its blob: anywhere a print shows well inside a blob and away from every die read or flagged
         taken = [d["center"] for d in dice] + [u["center"] for u in unreadable]
+        # (the parts of a split blob share one outline: each outline once)
         for outline in {id(b.outline): b.outline for b in blobs if b.outline is not None and not b.at_border}.values():
             spots = [spot for spot in _unflagged_dice(gray, outline, taken, crop, room=HEAP * HEAP)
                      if not any(cv2.pointPolygonTest(m, spot, False) >= 0 for m in markers)]  # a marker's print
