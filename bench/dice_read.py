@@ -81,7 +81,8 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
 def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:
     """Mean face template at 8 rotations, matched over the whole frame."""
     from companion.games.rolling_bones.dice import FACE_IDS
-    from companion.vision.dice import _patch, _the_one_die
+    from companion.vision.enrollment import the_one_die
+    from companion.vision.face_patches import face_patch
 
     side = int(round(reader.die_side * 0.84))
     templates = {}
@@ -89,8 +90,8 @@ def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:
         crops = []
         for path in sorted((folder / "enroll" / face).glob("*.jpg")):
             image = cv2.imread(str(path))
-            die = _the_one_die(image, path)
-            crops.append(cv2.resize(_patch(image, die, reader.die_side), (side, side)).astype(np.float32))
+            die = the_one_die(image, path)
+            crops.append(cv2.resize(face_patch(image, die, reader.die_side), (side, side)).astype(np.float32))
         mean = np.mean(crops, axis=0)
         templates[face] = [cv2.warpAffine(mean, cv2.getRotationMatrix2D((side / 2, side / 2), a, 1), (side, side),
                                           borderMode=cv2.BORDER_REPLICATE) for a in range(0, 360, 45)]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -21,24 +20,23 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
-from .blobs import Blob, find_blobs, find_blobs_and_markers
+from .blobs import Blob, find_blobs_and_markers
+from .enrollment import ceilings_of, enrolled_tops, photo_scores, photos_to_learn_from, the_one_die
+from .face_patches import (INNER, MIN_INK, PATCH, SHADING_BOX, die_turn, face_patch, grey, ink, normalise,
+                           normalise_all, sharpness, shifted_faces)
 from .model_sets import enrollment_photos, load_set, save_set
 
 MIN_PHOTO = 16        # px: a photo narrower than this cannot hold a die (and breaks the blob finder's downscaling)
-PATCH = 40            # top faces are compared at 40x40 (about the photo's own resolution)
-INNER = 0.84          # of the die's side: leave out the bevelled rim
 MIN_SCORE = 0.82      # best correlation below this: not a face seen flat (cocked, covered, smudged)
 CLEAR_SCORE = 0.9     # a plain die read below this is looked at every turn around it: another face may fit better
 MIN_MARGIN = 0.04     # best minus the best other face below this: too close to call
 MAX_ASPECT = 1.3      # a top face longer than this is leaning: cocked
 MAX_SIDE = 1.15       # a blob this much bigger than an enrolled die may be two dice: abstain (a misread is worse)
 MIN_SHARPNESS = 12.0  # Laplacian variance of the patch: below this it is too blurred
-MIN_INK = 10.0        # grey-level spread of a face: below this there is no pictogram, so no die
 SEARCH_STRICTER = 0.05  # a die found by searching inside a blob must clear the bars by this much more
 STRAIGHT_EDGE = 0.6   # edge-direction coherence above which a faint find is a straight edge, not a die
 MIN_STROKE = 20.0     # grey levels (and a quarter of the place's contrast) a pictogram's strokes stand out by ...
 STROKE_AREA = 0.03    # ... over this much of a face: dim photos' pictograms 0.06-0.5, the mat's corners 0-0.01
-FLAT_TO_FACE = 1.1    # a die's face, bevel and all, to the flat square its outline shows
 REF_SCALES = (0.95, 1.0, 1.05)  # enrolled faces a little nearer and farther: the camera's perspective
 SQUASHES = (0.85, 0.7, 0.55)  # a leaning die's face seen at a slant: 30-60 degrees (milder leans look level)
 COARSE = 32           # of those, enough to rank the places worth a closer look
@@ -46,130 +44,14 @@ ALWAYS_LOOKED_AT = 3  # likeliest places in a blob looked at closely however low
                       # sides show gives its blob a turn 10-15 degrees off its face's, and scores low there
 SIZE_DOUBT = (0.93, 1.07)  # a die read must read the same this much smaller and bigger ...
 SIZE_SURE = (0.93, 0.15)  # ... unless its score and margin at its size are at least these
-TOP_OPTIONS = 12      # squares per enrollment photo that may be its top face
-MIN_AGREEMENT = 0.6   # an enrollment photo matching no other photo of its face below this is not learned from
 ROUGH_INK = 0.8       # of MIN_INK: boxes spreading less are left out of the rough pass (they cannot be read)
 UNSURE_CONFIDENCE = 0.99  # a face learned from one photo of several is read only this sure (see read)
 HEAP = 16             # dice sides across: a blob bigger than this is not searched (the mat, a hand: not dice)
 ROUGH_CONTEXT = 36    # patch px round the rough pass's windows that shading is judged over (3x SHADING)
 ROUGH_TILE = 30       # patch px: a heap's squares are scored this far around each of several centres at a time
-SHADING = 12.0        # patch px (a quarter of a face): light and shade varying over more than this is taken out
-SHADING_BOX = int(np.sqrt(6 * SHADING ** 2 + 1)) | 1  # the box, twice over, with a Gaussian's spread (29 px)
 LEVEL_MARGIN = 0.02   # a face found by searching is level only if it matches this much better square than squashed
-OUTLINE_SHARE = 0.6   # of the best outline fit's strength: the smallest square fitting this well is a top face
 FOOTPRINT = 1.4       # of a die's top face: what one die covers of a blob of touching dice (its sides, its shadow)
 BASIS = 96            # dimensions kept of the 1600 of a face patch
-
-
-def _patch(image: np.ndarray, blob: Blob, side: float, shift: tuple[float, float] = (0, 0), turn: float = 0.0,
-           squash: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
-    """The die's top face, squared up along its box, ``side`` px across (grey levels); ``squash`` scales the box's axes."""
-    hx, hy = side * INNER / 2 * squash[0], side * INNER / 2 * squash[1]
-    (cx, cy), angle = (blob.center[0] + shift[0], blob.center[1] + shift[1]), np.deg2rad(blob.angle + turn)
-    c, s = np.cos(angle), np.sin(angle)
-    src = np.float32([[cx - hx * c + hy * s, cy - hx * s - hy * c],
-                      [cx + hx * c + hy * s, cy + hx * s - hy * c],
-                      [cx + hx * c - hy * s, cy + hx * s + hy * c]])
-    dst = np.float32([[0, 0], [PATCH, 0], [PATCH, PATCH]])
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    patch = cv2.warpAffine(gray, cv2.getAffineTransform(src, dst), (PATCH, PATCH), flags=cv2.INTER_AREA)
-    return patch
-
-
-def _normalise(patch: np.ndarray) -> np.ndarray:
-    return _normalise_all(patch[None])[0]
-
-
-def _normalise_all(patches: np.ndarray) -> np.ndarray:
-    """Each patch lightly blurred, zero mean, unit norm, flattened: what correlation compares."""
-    p = _unshaded_patches(patches.astype(np.float32))
-    p -= p.mean(axis=(1, 2), keepdims=True)
-    norms = np.linalg.norm(p.reshape(len(p), -1), axis=1)
-    return p.reshape(len(p), -1) / np.maximum(norms, 1e-6)[:, None]
-
-
-def _unshaded(patch: np.ndarray) -> np.ndarray:
-    """A patch (float32) lightly blurred, less its shading: what varies over more than about a quarter of a face
-    (a lamp's highlight on a glossy top, a shadow across it, light falling off to one side) differs between
-    the enrollment photos and the table, and outweighed the pictogram in the comparison."""
-    box = (SHADING_BOX, SHADING_BOX)  # twice a box blur is near a Gaussian of SHADING px, at a fraction of its cost
-    return cv2.GaussianBlur(patch, (3, 3), 0.7) - cv2.blur(cv2.blur(patch, box), box)
-
-
-def _unshaded_patches(patches: np.ndarray) -> np.ndarray:
-    """`_unshaded` of a stack of PATCH-square patches at once: both filters, borders and all, are matrices on
-    a patch's rows and columns, so the stack is two matrix products (the filters one patch at a time cost ~8x more)."""
-    light, shading = _patch_filters()
-    return light @ patches @ light.T - shading @ patches @ shading.T
-
-
-@lru_cache(maxsize=1)
-def _patch_filters() -> tuple[np.ndarray, np.ndarray]:
-    """The matrices of `_unshaded`'s light blur and its shading (the box blur twice) along one axis of a patch,
-    each with OpenCV's default border (reflected about the edge pixel)."""
-    def along_axis(kernel: np.ndarray) -> np.ndarray:
-        half, matrix = len(kernel) // 2, np.zeros((PATCH, PATCH))
-        for i in range(PATCH):
-            for j, weight in enumerate(kernel):
-                k = abs(i + j - half)  # reflected about the first pixel, then about the last
-                matrix[i, k if k < PATCH else 2 * PATCH - 2 - k] += weight
-        return matrix
-
-    box = along_axis(np.full(SHADING_BOX, 1.0 / SHADING_BOX))
-    return (along_axis(cv2.getGaussianKernel(3, 0.7).ravel()).astype(np.float32),
-            (box @ box).astype(np.float32))
-
-
-def _shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, side: float, reach: int,
-                   step: int = 1, squash: tuple[float, float] = (1.0, 1.0),
-                   context: int = 0, min_ink: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Normalised patches of a die-sized box at every shift up to ``reach`` patch px (``step`` apart), from one
-    warp of a larger window (each patch cut and warped alone costs ~20x more), and each one's centre in the photo.
-    ``squash`` scales the box's axes, as for `_patch`; ``context``: patch px more all round that the shading
-    is judged over (a heap's tiles then see what one window over the whole heap would). ``min_ink``: leave out
-    boxes whose grey levels spread less (no pictogram: mat, shadow, a dark object that is no die)."""
-    size = PATCH + 2 * reach + 2 * context
-    pu, pv = (side * INNER / PATCH * k for k in squash)  # photo px per patch px, along the box's axes
-    a = np.deg2rad(angle)
-    c, s = np.cos(a), np.sin(a)
-    # patch (u, v) -> photo: centre + (u - size/2) * pu * (c, s) + (v - size/2) * pv * (-s, c)
-    forward = np.float32([[c * pu, -s * pv, centre[0] - size / 2 * (pu * c - pv * s)],
-                          [s * pu, c * pv, centre[1] - size / 2 * (pu * s + pv * c)]])
-    raw = cv2.warpAffine(gray, forward, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
-    inner = np.s_[context:size - context, context:size - context]  # the boxes' window, less the context
-    window = _unshaded(raw)[inner]
-    offsets = np.arange(0, 2 * reach + 1, step)
-    inky = (_spreads(raw[inner], offsets) >= min_ink).ravel() if min_ink else None
-    rows, cols = window.strides
-    views = np.lib.stride_tricks.as_strided(window, (len(offsets), len(offsets), PATCH, PATCH),
-                                            (rows * step, cols * step, rows, cols), writeable=False)
-    p = views.reshape(-1, PATCH * PATCH)  # one copy (none for a single box: then copy, the window is read-only)
-    if inky is not None:
-        p = p[inky]
-    if not p.flags.writeable:
-        p = p.copy()
-    p -= p.mean(axis=1, keepdims=True)
-    p /= np.maximum(np.sqrt(np.einsum("ij,ij->i", p, p)), 1e-6)[:, None]
-    dv, du = np.repeat(offsets - reach, len(offsets)), np.tile(offsets - reach, len(offsets))
-    centres = np.stack([centre[0] + du * pu * c - dv * pv * s, centre[1] + du * pu * s + dv * pv * c], axis=1)
-    return p, (centres if inky is None else centres[inky])
-
-
-def _spreads(window: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """[i, j]: the grey levels' standard deviation in the PATCH-square box at (offsets[i], offsets[j]) of the
-    window (rows, columns), from running sums (one pass over the window, not one per box)."""
-    sums, squares = cv2.integral2(window.astype(np.float64))
-    i, j = offsets[:, None], offsets[None, :]
-
-    def total(table: np.ndarray) -> np.ndarray:
-        return table[i + PATCH, j + PATCH] - table[i, j + PATCH] - table[i + PATCH, j] + table[i, j]
-
-    n = PATCH * PATCH
-    return np.sqrt(np.maximum(total(squares) / n - (total(sums) / n) ** 2, 0.0))
-
-
-def _sharpness(patch: np.ndarray) -> float:
-    return float(cv2.Laplacian(patch, cv2.CV_32F).var())
 
 
 @dataclass
@@ -195,20 +77,20 @@ class DiceReader:
         found, left_out = [], []
         for face, path, image in enrollment_photos(folder, FACE_IDS, "face"):
             try:
-                found.append((face, _grey(image), _the_one_die(image, path)))
+                found.append((face, grey(image), the_one_die(image, path)))
             except BadInput as unusable:  # no die, or two: one such photo need not spoil the others
                 left_out.append((face, str(unusable)))
         for face in FACE_IDS:
             if not any(f == face for f, _, _ in found):
                 raise BadInput(next(why for f, why in left_out if f == face))
-        side, tops = _enrolled_tops(found)
+        side, tops = enrolled_tops(found)
         refs, labels = [], []
         for (face, gray, _), top in zip(found, tops):
             # a few scales for the camera's perspective; shifts and turns are searched when reading
             for scale in REF_SCALES:
-                patch = _patch(gray, top, top.size[0] * scale)
+                patch = face_patch(gray, top, top.size[0] * scale)
                 for quarter in range(4):
-                    refs.append(_normalise(np.rot90(patch, quarter)))
+                    refs.append(normalise(np.rot90(patch, quarter)))
                     labels.append(face)
         stacked = np.stack(refs).astype(np.float32)
         # Correlation in the span of the enrolled faces keeps the ranking and cuts the work ~8x.
@@ -217,10 +99,10 @@ class DiceReader:
         projected = stacked @ basis
         photos = [(gray, top) for (_, gray, _), top in zip(found, tops)]
         faces = [face for face, _, _ in found]
-        by_photo = _photo_scores(photos, projected, basis)
-        keep = _photos_to_learn_from(by_photo, faces)  # then each face's ceiling: what another face's photo reached
+        by_photo = photo_scores(photos, projected, basis)
+        keep = photos_to_learn_from(by_photo, faces)  # then each face's ceiling: what another face's photo reached
         rows = np.repeat(keep, len(labels) // len(found))
-        ceilings = _ceilings(by_photo[np.ix_(keep, keep)], [f for f, k in zip(faces, keep) if k])
+        ceilings = ceilings_of(by_photo[np.ix_(keep, keep)], [f for f, k in zip(faces, keep) if k])
         unsure = [face for face in dict.fromkeys(faces) if keep[[f == face for f in faces]].sum() == 1
                   and faces.count(face) > 1]
         return cls(projected[rows], [label for label, k in zip(labels, rows) if k], side, basis, ceilings, unsure,
@@ -263,7 +145,7 @@ class DiceReader:
             raise BadInput(f"the photo is {image.shape[1]}x{image.shape[0]} px: too small to hold a die")
         image = _bgr(image)
         blobs, side, markers = find_blobs_and_markers(image, self.die_side)
-        gray = _grey(image)  # once, not per die
+        gray = grey(image)  # once, not per die
         crop = self._crop_side(gray, blobs)
         dice, unreadable = [], []
         for blob in blobs:
@@ -298,10 +180,10 @@ class DiceReader:
             if why:
                 unreadable.append({"center": centre, "why": why})
                 continue
-            patch = _patch(gray, blob, crop)
-            if _ink(patch) < MIN_INK:
+            patch = face_patch(gray, blob, crop)
+            if ink(patch) < MIN_INK:
                 continue  # a smooth patch of mat or a shadow: not a die at all
-            if _sharpness(patch) < MIN_SHARPNESS:
+            if sharpness(patch) < MIN_SHARPNESS:
                 unreadable.append({"center": centre, "why": "blurred"})
                 continue
             face, score, runner_up, margin, seen, turned = self._classify_near(gray, blob, crop)
@@ -374,7 +256,7 @@ class DiceReader:
         if score >= SIZE_SURE[0] and margin >= SIZE_SURE[1]:
             return None
         for k in SIZE_DOUBT:
-            found = [_shifted_faces(gray, (seen[0], seen[1]), turn + dt, side * k, 2)[0] for dt in (-3, 0, 3)]
+            found = [shifted_faces(gray, (seen[0], seen[1]), turn + dt, side * k, 2)[0] for dt in (-3, 0, 3)]
             scores = self._scores(np.concatenate(found))
             other, score, _, margin = self._rank(scores[:, int(scores.max(axis=0).argmax())])
             if other != face and score >= MIN_SCORE and margin >= MIN_MARGIN:
@@ -408,7 +290,7 @@ class DiceReader:
         if blob.faint:
             turns = range(0, 90, 10)  # a faint die's edges do not show: every turn, 10 degrees apart (refined below)
         else:
-            turns = {round(blob.angle, 1), round(_die_turn(gray, blob.center, side), 1)}
+            turns = {round(blob.angle, 1), round(die_turn(gray, blob.center, side), 1)}
         if max(blob.size) > 2 * side:
             # dice in a heap lie at every turn, not the heap's: every 15 degrees too
             turns = sorted(set(turns) | set(range(0, 90, 15)))
@@ -433,7 +315,7 @@ class DiceReader:
             if any(np.hypot(spot[0] - d["center"][0], spot[1] - d["center"][1]) < 0.8 * side for d in found):
                 continue
             looks += 1
-            if _ink(_patch(gray, Blob(spot, (side, side), turn, side * side, False), side)) < MIN_INK:
+            if ink(face_patch(gray, Blob(spot, (side, side), turn, side * side, False), side)) < MIN_INK:
                 continue  # plain mat or shadow: nothing printed here
             # the face that matches best nearby at any turn (a die's edges may not give its turn: its sides
             # show, a neighbour's edges cross it), then its box refined for that face
@@ -445,7 +327,7 @@ class DiceReader:
             if (score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER
                     and not _one_straight_edge(gray, seen, side)  # a mat's edge, however like a bone it looks
                     and not self._foreshortened(gray, seen, turned, side)
-                    and _sharpness(_patch(gray, Blob(tuple(seen), (side, side), turned, 0, False), side)) >= MIN_SHARPNESS):
+                    and sharpness(face_patch(gray, Blob(tuple(seen), (side, side), turned, 0, False), side)) >= MIN_SHARPNESS):
                 found.append(_die_read(face, score, margin, seen))
             elif score >= MIN_SCORE:
                 doubted.append(seen)
@@ -465,7 +347,7 @@ class DiceReader:
         for v in middles:
             for u in middles:
                 at = (centre[0] + (u * c - v * s) * px, centre[1] + (u * s + v * c) * px)
-                vectors, where = _shifted_faces(gray, at, turn, side, tile, step,
+                vectors, where = shifted_faces(gray, at, turn, side, tile, step,
                                                 context=ROUGH_CONTEXT, min_ink=ROUGH_INK * MIN_INK)
                 scores.append(self._scores(vectors, COARSE).max(axis=0))
                 centres.append(where)
@@ -476,7 +358,7 @@ class DiceReader:
         die's top face is seen at a slant, shorter one way; a level one's is square, and clearly better so
         (``LEVEL_MARGIN``: a thin bone looks much the same squashed)."""
         squashes = [(1.0, 1.0)] + [(f, 1.0) for f in SQUASHES] + [(1.0, f) for f in SQUASHES]
-        vectors = np.stack([_shifted_faces(gray, (centre[0], centre[1]), turn, side, 4, 4, squash)[0] for squash in squashes])
+        vectors = np.stack([shifted_faces(gray, (centre[0], centre[1]), turn, side, 4, 4, squash)[0] for squash in squashes])
         best = self._scores(vectors.reshape(-1, PATCH * PATCH)).max(axis=0).reshape(len(squashes), -1).max(axis=1)
         return bool(best[1:].max() > best[0] - LEVEL_MARGIN)
 
@@ -484,7 +366,7 @@ class DiceReader:
         """The face that matches best anywhere within a few px and at any turn of ``centre``, its turn and
         where. A search refines a die's box for the face it first looked like and may stop where a mirror-image
         face matches (a left hand a few px off looks like a right hand), with a margin there that looks safe."""
-        found = [(_shifted_faces(gray, tuple(centre), turn, side, 4, 2), turn) for turn in range(0, 90, 10)]
+        found = [(shifted_faces(gray, tuple(centre), turn, side, 4, 2), turn) for turn in range(0, 90, 10)]
         vectors = np.concatenate([v for (v, _), _ in found])
         # ranked roughly on the main directions first, the likeliest dozen in full (speed)
         likely = np.argsort(-self._scores(vectors, COARSE).max(axis=0))[:12]
@@ -511,7 +393,7 @@ class DiceReader:
             reach = int(np.clip((max(b.size) - min(b.size) / 2) / 2, 3, 12))
             best = (-1.0, b.center, b.angle, "")
             for turn in (-5, 0, 5):
-                vectors, centres = _shifted_faces(gray, b.center, b.angle + turn, self.die_side, reach, 3)
+                vectors, centres = shifted_faces(gray, b.center, b.angle + turn, self.die_side, reach, 3)
                 scores = self._scores(vectors, COARSE)
                 k = np.unravel_index(int(scores.argmax()), scores.shape)
                 best = max(best, (float(scores[k]), tuple(centres[k[1]]), b.angle + turn, self.labels[k[0]]))
@@ -522,7 +404,7 @@ class DiceReader:
         # (five, and the sizes' own steps, left one photo's size 12 % off: a die missed, another flagged twice)
         for _, where, turn, face in sorted(looks, key=lambda look: -look[0])[:8]:
             refs = self.refs[labels == face]
-            fits.append([(refs @ (_shifted_faces(gray, where, turn, self.die_side * k, 2)[0] @ self.basis).T).max()
+            fits.append([(refs @ (shifted_faces(gray, where, turn, self.die_side * k, 2)[0] @ self.basis).T).max()
                          for k in scales])
         # a die seen clearly matches at its size and not at others; a blurred, leaning or crowded one matches
         # weakly at every size (and a little better smaller, where less of its surroundings is in view)
@@ -548,7 +430,7 @@ class DiceReader:
                      for dx in steps for dy in steps for dt in turns]
             if not step:
                 boxes.append((centre, turn0))
-            variants = _normalise_all(np.stack([_patch(gray, blob, side, shift, turn) for shift, turn in boxes]))
+            variants = normalise_all(np.stack([face_patch(gray, blob, side, shift, turn) for shift, turn in boxes]))
             scores = self._scores(variants)  # (refs, variants)
             best = int(scores.max(axis=0).argmax())
             centre, turn0 = boxes[best]
@@ -653,37 +535,6 @@ def _die_read(face: str, score: float, margin: float, centre: list[float]) -> di
     return {"face": face, "kind": FACES[face][0], "center": centre, "confidence": confidence}
 
 
-def _the_one_die(image: np.ndarray, path: Path) -> Blob:
-    """The die of an enrollment photo: the square blob with the most pictogram contrast, clearly ahead of any other."""
-    blobs, _ = find_blobs(image)
-    square = [b for b in blobs if not b.at_border and b.aspect < 3.0]  # a shadow or a side may lengthen it
-    gray = _grey(image)
-    # the most pictogram anywhere in the blob (its middle may be the die's shadow)
-    inked = sorted(((max(_ink(_patch(gray, Blob(spot, b.size, turn, 0, False), min(b.size)))
-                         for spot, turn in _windows(gray, b, min(b.size))), b) for b in square), key=lambda sb: -sb[0])
-    inked = [(ink, b) for ink, b in inked if ink >= MIN_INK]
-    if not inked:
-        raise BadInput(f"{path}: no die found in the photo")
-    if len(inked) > 1 and inked[1][0] > 0.6 * inked[0][0]:
-        raise BadInput(f"{path}: expected one die in the photo, found {len(inked)}")
-    return inked[0][1]
-
-
-def _enrolled_tops(found: list[tuple[str, np.ndarray, Blob]]) -> tuple[float, list[Blob]]:
-    """The die size (px) and each enrollment photo's top face, from (face, grey photo, the die's blob)."""
-    # One crop size for every die, enrolled or read: the table camera does not move. A shadow or the
-    # sides a die shows off the camera's axis make its blob longer, seldom both ways: the narrow ones tell.
-    plain = [max(die.size) <= 1.1 * min(die.size) for _, _, die in found]
-    if np.mean(plain) >= 0.7:
-        # dice seen square-on, each blob its top face (the camera right above them, light from above)
-        side = float(np.median([min(die.size) for _, _, die in found]))
-        return side, [Blob(die.center, (side, side), die.angle, die.area, False) for _, _, die in found]
-    # the dice show their sides (off the camera's axis) or cast long shadows: find each top face by its
-    # outline, the pictogram agreeing between photos
-    side, tops = _fitted_tops(found)
-    return side, _agreeing_tops([gray for _, gray, _ in found], [face for face, _, _ in found], tops)
-
-
 def _bgr(image: np.ndarray) -> np.ndarray:
     """An 8-bit photo as OpenCV's BGR, from grey or BGRA too (a camera or caller may hand either)."""
     if image.dtype != np.uint8:
@@ -695,225 +546,6 @@ def _bgr(image: np.ndarray) -> np.ndarray:
     if image.ndim == 3 and image.shape[2] == 3:
         return image
     raise BadInput(f"expected a grey, BGR or BGRA photo, not an array of shape {image.shape}")
-
-
-def _grey(image: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-
-
-def _windows(gray: np.ndarray, die: Blob, side: float) -> list[tuple[tuple[float, float], float]]:
-    """Die-sized squares over a blob (a grid, each turned as the edges under it say): where its top face may be."""
-    angle = np.deg2rad(die.angle)
-    c, s = np.cos(angle), np.sin(angle)
-    us, vs = (_offsets(max(0.0, (extent - side) / 2), side / 5) for extent in die.size)
-    spots = [(die.center[0] + u * c - v * s, die.center[1] + u * s + v * c) for u in us for v in vs]
-    return [(spot, turn) for spot in spots for turn in {round(die.angle, 1), round(_die_turn(gray, spot, side), 1)}]
-
-
-def _photo_scores(photos: list[tuple[np.ndarray, Blob]], refs: np.ndarray, basis: np.ndarray) -> np.ndarray:
-    """[i, j]: how well enrollment photo i, seen as the reader would (a few shifts and turns around its
-    face), matches any reference made from photo j (refs are stacked photo by photo)."""
-    probes = np.stack([(_normalise_all(np.stack([_patch(gray, top, top.size[0], (dx, dy), turn) for dx in (-2, 0, 2)
-                                                 for dy in (-2, 0, 2) for turn in (-4, 0, 4)])) @ basis).T
-                       for gray, top in photos])  # (photos, k, probes)
-    best = np.einsum("rk,pkq->prq", refs, probes).max(axis=2)  # (photos, refs)
-    return best.reshape(len(photos), len(photos), -1).max(axis=2)
-
-
-def _photos_to_learn_from(by_photo: np.ndarray, faces: list[str]) -> np.ndarray:
-    """Which enrollment photos to learn from, judged by how each matches the others (``by_photo``).
-    Not one whose face was not found in it:
-    - one that other faces' photos match better than they match their own face's photos, for two or more of
-      them (all edges and sides: it looks like anything; kept when it looks more like its own face's photos
-      than like any other's, it added misreads on light dice: not taken);
-    - one that matches none of its face's other photos (a square on its shadow, the mat, the sides: it steals
-      from no face, and would read shadows and gaps between dice as its face).
-    Each face keeps at least the photo most like its own face's others."""
-    either = np.maximum(by_photo, by_photo.T)
-    itself = np.eye(len(faces), dtype=bool)
-    same = np.array([[a == b for b in faces] for a in faces]) & ~itself  # another photo of the same face
-    other = ~same & ~itself  # a photo of another face
-    alone = ~same.any(axis=1)  # a face's only photo has no other to agree with
-    agreement = np.where(alone, 1.0, np.where(same, either, -1.0).max(axis=1))
-    elsewhere = np.where(other, either, -1.0).max(axis=1)
-    own = np.where(same, by_photo, -1.0).max(axis=1)
-    # photo j beats i's own face, for how many i (once may be a near-twin face)
-    steals = ((by_photo > own[:, None]) & other & ~alone[:, None]).sum(axis=0)
-    keep = (steals < 2) & (agreement >= MIN_AGREEMENT)
-    for face in set(faces):
-        mine = [i for i, f in enumerate(faces) if f == face]
-        if not keep[mine].any():
-            keep[max(mine, key=lambda i: agreement[i] - elsewhere[i])] = True
-    return keep
-
-
-def _ceilings(by_photo: np.ndarray, faces: list[str]) -> dict[str, float]:
-    """Per face, the best score any other face's enrollment photo reached against it: a reading of that face
-    must beat it (a die that looks no more like the face than another face's photo once did is not read)."""
-    other = np.array([[a != b for b in faces] for a in faces])
-    return {face: float(np.where(other, by_photo, -1.0)[:, [j for j, f in enumerate(faces) if f == face]].max())
-            for face in dict.fromkeys(faces)}
-
-
-def _outline_fits(gray: np.ndarray, die: Blob, sizes, turned: float) -> list[tuple[float, Blob]]:
-    """Squares over a blob's box, turned within a few degrees of ``turned``, scored by how strongly the photo's
-    edges run along all four of their sides (a top face's outline: lit top against darker sides or mat), best
-    first."""
-    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
-    gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1)
-    along = np.linspace(-0.4, 0.4, 17)  # along each side, clear of the rounded corners
-    fits = []
-    for side in sizes:
-        us, vs = (np.arange(-r, r + 0.1, 2.0) for r in (max(0.0, (e - side) / 2) for e in die.size))
-        du, dv = (a.ravel() for a in np.meshgrid(us, vs))
-        a0 = np.deg2rad(die.angle)
-        cx = die.center[0] + du * np.cos(a0) - dv * np.sin(a0)
-        cy = die.center[1] + du * np.sin(a0) + dv * np.cos(a0)
-        for turn in (-6, -3, 0, 3, 6):
-            a = np.deg2rad(turned + turn)
-            c, s = np.cos(a), np.sin(a)
-            strength = np.full(len(cx), np.inf)
-            for nx, ny in ((c, s), (-c, -s), (-s, c), (s, -c)):
-                px = cx[:, None] + nx * side / 2 - ny * along[None, :] * side
-                py = cy[:, None] + ny * side / 2 + nx * along[None, :] * side
-                xi = np.clip(px.astype(int), 0, g.shape[1] - 1)
-                yi = np.clip(py.astype(int), 0, g.shape[0] - 1)
-                # an outline runs the whole length of every side: a side's weak quarter and the weakest side
-                # count (a pictogram's strokes are strong in places, and a neighbour's edge along one side only)
-                along_side = np.percentile(np.abs(gx[yi, xi] * nx + gy[yi, xi] * ny), 25, axis=1)
-                strength = np.minimum(strength, along_side)
-            fits += [(float(v), Blob((float(x), float(y)), (side, side), turned + turn, side * side, False))
-                     for v, x, y in zip(strength, cx, cy)]
-    fits.sort(key=lambda f: -f[0])
-    return fits
-
-
-def _fitted_tops(found: list[tuple[str, np.ndarray, Blob]]) -> tuple[float, list[Blob]]:
-    """The die size and each enrollment photo's top face (its own size: the camera may have been nearer or
-    farther for each photo), for dice whose blobs are more than their top face."""
-    sizes, options = [], []
-    for _, gray, die in found:
-        # the blob's box is turned as its outline lies (the sides and shadow make it no square): the edges over
-        # the whole die say how its top face is turned, each visible side and the shadow running with them
-        fits = _outline_fits(gray, die, min(die.size) * np.arange(0.65, 1.06, 0.05),
-                             _edge_angle(gray, die.center, max(die.size)))
-        size = _top_size(fits)
-        sizes.append(size)
-        # several squares of that size fitting well (distinct places): the shadow's and sides' outlines fit too
-        kept: list[Blob] = []
-        for _, square in (fit for fit in fits if fit[1].size[0] == size):
-            if all(np.hypot(square.center[0] - k.center[0], square.center[1] - k.center[1]) > 3 for k in kept):
-                kept.append(square)
-            if len(kept) == TOP_OPTIONS:
-                break
-        options.append(kept)
-    patches = [[_patch(gray, w, size * FLAT_TO_FACE) for w in windows]
-               for (_, gray, _), windows, size in zip(found, options, sizes)]
-    unlike = [np.array([_unlike_a_face(p) for p in ps]) for ps in patches]
-    vectors = [_normalise_all(np.stack(ps)) for ps in patches]
-    turned = [[np.rot90(v.reshape(-1, PATCH, PATCH), q, axes=(1, 2)).reshape(len(v), -1) for q in range(4)]
-              for v in vectors]
-    tops = []
-    for i, (face, _, _) in enumerate(found):
-        # the square that looks like a top face and whose pictogram agrees with the other photos' likely faces
-        # (agreement alone lets two squares on two shadows agree with each other)
-        agreement, others = np.zeros(len(vectors[i])), 0
-        for j, (other, _, _) in enumerate(found):
-            if j != i and other == face:
-                agreement += np.max([(vectors[i] @ t.T) - unlike[j][None, :] for t in turned[j]], axis=0).max(axis=1)
-                others += 1
-        best = options[i][int((agreement / max(others, 1) - unlike[i]).argmax())]
-        side = sizes[i] * FLAT_TO_FACE
-        tops.append(Blob(best.center, (side, side), best.angle, side * side, False))
-    return float(np.median(sizes)) * FLAT_TO_FACE, tops
-
-
-def _top_size(fits: list[tuple[float, Blob]]) -> float:
-    """The top face's size from outline fits at several sizes: the smallest that fits well (``OUTLINE_SHARE``
-    of the best fit), not the best: a die showing two sides has an outline of two tiers, the bigger one round
-    its sides too, often the stronger (light dice, a lit side)."""
-    best: dict[float, float] = {}
-    for strength, square in fits:
-        best[square.size[0]] = max(best.get(square.size[0], -1.0), strength)
-    strongest = max(best.values())
-    return min(size for size, strength in best.items() if strength >= OUTLINE_SHARE * strongest)
-
-
-def _unlike_a_face(patch: np.ndarray, rim: int = 4) -> float:
-    """How unlike a die's top face a square is: a face has one body tone all round its rim and its pictogram in
-    the middle; a square on a shadow, a side or the mat has a rim of two tones, or its 'ink' to one side.
-    The rim's worst side (its mean difference from the rim's tone, in the patch's contrast) plus how far the
-    ink's centre is from the middle (in half-widths)."""
-    p = cv2.GaussianBlur(patch.astype(np.float32), (3, 3), 0.7)
-    sides = [p[:rim], p[-rim:], p[:, :rim].T, p[:, -rim:].T]
-    body = float(np.median(np.concatenate([s.ravel() for s in sides])))
-    contrast = max(10.0, float(np.percentile(p, 97) - np.percentile(p, 3)))
-    uneven = max(float(np.mean(np.abs(s - body))) for s in sides) / contrast
-    ink = np.abs(p - body)
-    ink *= ink > 0.25 * contrast
-    if not ink.sum():
-        return uneven + 1.0
-    ys, xs = np.mgrid[:p.shape[0], :p.shape[1]]
-    middle = (p.shape[0] - 1) / 2
-    off = np.hypot((ink * xs).sum() / ink.sum() - middle, (ink * ys).sum() / ink.sum() - middle) / middle
-    return uneven + float(off)
-
-
-def _agreeing_tops(grays: list[np.ndarray], faces: list[str], tops: list[Blob], rounds: int = 2) -> list[Blob]:
-    """Each photo's top face moved, turned and sized (a little) to agree best with the other photos of its
-    face: an outline fit is good to a few px and ~10 % in size, the pictogram to a px. Size drift is kept
-    out by holding each face's median size to its outline fits' median."""
-    fitted = tops = list(tops)
-    for _ in range(rounds):
-        vectors = [np.stack([_normalise(np.rot90(_patch(gray, top, top.size[0]), q)) for q in range(4)])
-                   for gray, top in zip(grays, tops)]
-        moved = []
-        for i, (gray, top) in enumerate(zip(grays, tops)):
-            others = [vectors[j] for j, f in enumerate(faces) if f == faces[i] and j != i]
-            if not others:
-                moved.append(top)
-                continue
-            candidates = [Blob((top.center[0] + dx, top.center[1] + dy), (top.size[0] * k,) * 2, top.angle + turn, 0, False)
-                          for k in (0.88, 0.94, 1.0, 1.06, 1.12) for dx in (-3, 0, 3) for dy in (-3, 0, 3)
-                          for turn in (-4, 0, 4)]
-            probes = _normalise_all(np.stack([_patch(gray, c, c.size[0]) for c in candidates]))
-            agreement = np.mean([(o @ probes.T).max(axis=0) for o in others], axis=0)
-            moved.append(candidates[int(agreement.argmax())])
-        for face in set(faces):
-            mine = [i for i, f in enumerate(faces) if f == face]
-            drift = np.median([moved[i].size[0] / fitted[i].size[0] for i in mine])
-            for i in mine:
-                m, side = moved[i], moved[i].size[0] / drift
-                moved[i] = Blob(m.center, (side, side), m.angle, side * side, False)
-        tops = moved
-    return tops
-
-
-def _edge_angle(gray: np.ndarray, centre: tuple[float, float], reach: float) -> float:
-    """The turn (degrees, mod 90) the edges within ``reach`` of ``centre`` agree on: a die's outline, and its
-    visible sides and shadow, which run with it. Each edge is weighted by the square root of its strength (by
-    its square, a few strong pictogram strokes or a lit side's edge outvoted the outline: enrollment tops
-    were 20-45 degrees off on 82 of 450 photos)."""
-    r, x, y = int(reach), int(centre[0]), int(centre[1])
-    window = gray[max(0, y - r):y + r, max(0, x - r):x + r].astype(np.float32)
-    if window.size < 16:
-        return 0.0
-    window = cv2.GaussianBlur(window, (0, 0), 1.0)
-    gx, gy = cv2.Sobel(window, cv2.CV_32F, 1, 0), cv2.Sobel(window, cv2.CV_32F, 0, 1)
-    weight, phi = np.sqrt(np.hypot(gx, gy)), np.arctan2(gy, gx)
-    # edges of a square point four ways: average the angle four times over
-    return float(np.rad2deg(np.arctan2((weight * np.sin(4 * phi)).sum(), (weight * np.cos(4 * phi)).sum()) / 4))
-
-
-def _die_turn(gray: np.ndarray, centre: tuple[float, float], side: float) -> float:
-    """How a die at ``centre`` is turned, as the edges a little beyond its face agree (its outline, sides, shadow)."""
-    return _edge_angle(gray, centre, 0.6 * side)
-
-
-def _offsets(reach: float, step: float) -> np.ndarray:
-    """Evenly spaced offsets from -reach to reach, no further apart than ``step``, 0 among them."""
-    n = int(np.ceil(reach / step))
-    return np.linspace(-reach, reach, 2 * n + 1)
 
 
 def _one_straight_edge(gray: np.ndarray, centre: tuple[float, float], side: float) -> bool:
@@ -949,6 +581,3 @@ def _has_strokes(gray: np.ndarray, centre: tuple[float, float], side: float) -> 
     return int((strokes[near] >= max(MIN_STROKE, 0.25 * contrast)).sum()) >= STROKE_AREA * side * side
 
 
-def _ink(patch: np.ndarray) -> float:
-    """Contrast inside the face: a pictogram has it, a patch of mat or shadow has not."""
-    return float(patch.std())

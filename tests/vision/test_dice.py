@@ -102,11 +102,12 @@ def top_faces_missed(folder):
     """Enrollment photos whose top face was found off the true one (enroll/<face>/NN.json): turned more than 8
     degrees, centred more than 0.15 of a side away, or sized 12 % off the set's usual ratio to the true side."""
     from companion.games.rolling_bones.dice import FACE_IDS
-    from companion.vision.dice import _enrolled_tops, _grey, _the_one_die
+    from companion.vision.enrollment import enrolled_tops, the_one_die
+    from companion.vision.face_patches import grey
     from companion.vision.model_sets import enrollment_photos
 
     photos = list(enrollment_photos(folder / "enroll", FACE_IDS, "face"))
-    _, tops = _enrolled_tops([(face, _grey(image), _the_one_die(image, path)) for face, path, image in photos])
+    _, tops = enrolled_tops([(face, grey(image), the_one_die(image, path)) for face, path, image in photos])
     turns, offsets, ratios = [], [], []
     for (_, path, _), top in zip(photos, tops):
         corners = np.array(json.loads(path.with_suffix(".json").read_text())["corners"])
@@ -305,31 +306,32 @@ def test_a_plain_die_matched_weakly_is_read_at_the_turn_its_face_fits_best(tmp_p
 def test_a_square_off_the_top_face_looks_unlike_a_face():
     """A die's top face has one body tone all round its rim and its pictogram in the middle; the same square
     half a side off (on the mat, a shadow, a side) does not."""
-    from companion.vision.dice import _patch, _the_one_die, _unlike_a_face
+    from companion.vision.enrollment import _unlike_a_face, the_one_die
+    from companion.vision.face_patches import face_patch
     from companion.vision.blobs import Blob
 
     for folder in sorted((DEV / "enroll").iterdir()):
         path = sorted(folder.glob("*.jpg"))[0]
         image = cv2.imread(str(path))
-        die = _the_one_die(image, path)
+        die = the_one_die(image, path)
         side = min(die.size)
-        on_face = _unlike_a_face(_patch(image, die, side))
+        on_face = _unlike_a_face(face_patch(image, die, side))
         for shift in ((0.5, 0), (-0.5, 0), (0, 0.5), (0, -0.5)):
             off = Blob((die.center[0] + shift[0] * side, die.center[1] + shift[1] * side), die.size, die.angle, 0, False)
-            assert _unlike_a_face(_patch(image, off, side)) > on_face, f"{path}: {shift}"
+            assert _unlike_a_face(face_patch(image, off, side)) > on_face, f"{path}: {shift}"
 
 
 def test_a_face_cut_from_one_warp_is_the_face_cut_alone():
     """The fast path (many shifted boxes cut from one warped window) sees what cutting each box alone sees, but
     for the shading taken out: judged over the window, it sees a little past each box's edges."""
     from companion.vision.blobs import Blob
-    from companion.vision.dice import _normalise_all, _patch, _shifted_faces
+    from companion.vision.face_patches import face_patch, normalise_all, shifted_faces
 
     gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00100.jpg")), cv2.COLOR_BGR2GRAY)
-    vectors, centres = _shifted_faces(gray, (1171.0, 454.0), 17.0, 50.0, 4, 2)
+    vectors, centres = shifted_faces(gray, (1171.0, 454.0), 17.0, 50.0, 4, 2)
     assert len(vectors) == 25
     for k in (0, 7, 12, 24):
-        alone = _normalise_all(_patch(gray, Blob(tuple(centres[k]), (50, 50), 17.0, 0, False), 50)[None])[0]
+        alone = normalise_all(face_patch(gray, Blob(tuple(centres[k]), (50, 50), 17.0, 0, False), 50)[None])[0]
         assert float(alone @ vectors[k]) > 0.98
 
 
@@ -337,13 +339,14 @@ def test_a_heaps_squares_scored_a_tile_at_a_time_are_its_squares_scored_at_once(
     """A heap is scored in tiles (memory); the tiles cover every square the whole window would, with the same
     rough scores (to the warp's rounding, 1/32 px: each tile's window is placed on its own), and may reach a
     little beyond."""
-    from companion.vision.dice import ROUGH_CONTEXT, ROUGH_TILE, _shifted_faces
+    from companion.vision.dice import ROUGH_CONTEXT, ROUGH_TILE
+    from companion.vision.face_patches import shifted_faces
 
     monkeypatch.setattr("companion.vision.dice.ROUGH_INK", 0.0)  # every square, none left out for want of ink
     gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00110.jpg")), cv2.COLOR_BGR2GRAY)
     reach = 2 * ROUGH_TILE + 9
     tiled, where = blender_reader._rough_scores(gray, (1200.0, 600.0), 23.0, 47.0, reach)
-    vectors, centres = _shifted_faces(gray, (1200.0, 600.0), 23.0, 47.0, reach, 3, context=ROUGH_CONTEXT)
+    vectors, centres = shifted_faces(gray, (1200.0, 600.0), 23.0, 47.0, reach, 3, context=ROUGH_CONTEXT)
     whole = blender_reader._scores(vectors, 32).max(axis=0)
     for score, centre in zip(whole, centres):
         k = int(np.argmin(np.hypot(*(where - centre).T)))
@@ -354,19 +357,19 @@ def test_boxes_with_no_pictogram_are_left_out_of_the_rough_pass():
     """A box whose grey levels spread less than a pictogram's cannot be read (`_ink`), so the rough pass over a
     heap leaves it out: it costs no work and no look. A dark object that is no die (flat, a little noise) gives
     no box at all; a die's box is kept; each box's spread is what cutting it alone gives."""
-    from companion.vision.dice import MIN_INK, PATCH, _shifted_faces, _spreads
+    from companion.vision.face_patches import MIN_INK, PATCH, shifted_faces, spreads
 
     gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00100.jpg")), cv2.COLOR_BGR2GRAY)
     flat = gray.copy()
     flat[200:700, 200:600] = np.clip(40 + np.random.default_rng(0).normal(0, 3, (500, 400)), 0, 255).astype(np.uint8)
-    vectors, centres = _shifted_faces(flat, (400.0, 450.0), 20.0, 48.0, 60, 3, min_ink=0.8 * MIN_INK)
+    vectors, centres = shifted_faces(flat, (400.0, 450.0), 20.0, 48.0, 60, 3, min_ink=0.8 * MIN_INK)
     assert len(vectors) == len(centres) == 0
     die = json.loads((BLENDER / "scene-00100.json").read_text())["dice"][0]
-    vectors, centres = _shifted_faces(gray, tuple(die["center"]), 0.0, 48.0, 6, 3, min_ink=0.8 * MIN_INK)
+    vectors, centres = shifted_faces(gray, tuple(die["center"]), 0.0, 48.0, 6, 3, min_ink=0.8 * MIN_INK)
     assert len(vectors) == len(centres) and min(np.hypot(*(centres - die["center"]).T)) < 1.0
     window = np.full((PATCH + 4, PATCH + 4), 50.0, np.float32)
     window[10:20, 5:30] = 250.0
-    for (i, j), spread in np.ndenumerate(_spreads(window, np.arange(0, 5, 2))):
+    for (i, j), spread in np.ndenumerate(spreads(window, np.arange(0, 5, 2))):
         assert abs(spread - window[2 * i:2 * i + PATCH, 2 * j:2 * j + PATCH].std()) < 1e-3
 
 
@@ -649,7 +652,7 @@ def test_nothing_but_dice_is_read_in_physically_based_photos(blender_reader):
 
 
 def test_an_enrollment_photo_whose_face_was_not_found_is_not_learned_from():
-    from companion.vision.dice import _photos_to_learn_from
+    from companion.vision.enrollment import photos_to_learn_from
 
     faces = ["skull", "skull", "hat", "hat", "spine", "spine", "pelvis", "pelvis", "pelvis"]
     # photo i's best score against photo j. The fifth (a spine whose face was not found: all edges) matches a
@@ -664,10 +667,10 @@ def test_an_enrollment_photo_whose_face_was_not_found_is_not_learned_from():
                        [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 1.0, 0.95, 0.3],
                        [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.9, 1.0, 0.4],
                        [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.35, 0.3, 1.0]])
-    assert _photos_to_learn_from(scores, faces).tolist() == [True, True, True, True, False, True, True, True, False]
+    assert photos_to_learn_from(scores, faces).tolist() == [True, True, True, True, False, True, True, True, False]
     # a face never loses its last photo, however troublesome
     two_singles = faces[:4] + ["spine", "gravestone"]
-    assert _photos_to_learn_from(scores[:6, :6], two_singles).tolist() == [True] * 6
+    assert photos_to_learn_from(scores[:6, :6], two_singles).tolist() == [True] * 6
 
 
 @pytest.mark.parametrize("folder", [BLENDER, IVORY, STYLE2, TABLE, FRAMED, DIAGONAL], ids=lambda f: f.name)
