@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -52,6 +52,22 @@ ROUGH_TILE = 30       # patch px: a heap's squares are scored this far around ea
 LEVEL_MARGIN = 0.02   # a face found by searching is level only if it matches this much better square than squashed
 FOOTPRINT = 1.4       # of a die's top face: what one die covers of a blob of touching dice (its sides, its shadow)
 BASIS = 96            # dimensions kept of the 1600 of a face patch
+
+
+class Pose(NamedTuple):
+    """Where and how turned a face matches best near a place (`DiceReader._best_pose`), and the best other face."""
+
+    face: str
+    turn: float
+    centre: tuple[float, float]
+    best: dict[str, float]  # each face's best score nearby, at whatever turn and shift
+
+    def rival(self, face: str, score: float) -> str | None:
+        """Another face matching about as well as ``face`` does (``score``) at some turn or shift nearby, or None.
+        A die that reads as one face at one turn and as another at another is not clearly seen (on art unlike the
+        dev sets', a spine was read as a left forearm at 0.87; it was a right forearm at 0.85, 40 degrees round)."""
+        other = max((f for f in self.best if f != face), key=self.best.__getitem__)
+        return other if self.best[other] > score - MIN_MARGIN else None
 
 
 @dataclass
@@ -204,12 +220,14 @@ class DiceReader:
                 unreadable.append({"center": centre, "why": f"{face} or {runner_up}: too close to call"})
             elif (other := self._face_at_other_sizes(gray, seen, turned, crop, face, score, margin)) is not None:
                 unreadable.append({"center": centre, "why": f"{face} or {other}: the face changes with the die's size"})
-            elif score < CLEAR_SCORE and (pose := self._best_pose(gray, seen, crop))[0] != face:
+            elif score < CLEAR_SCORE and (pose := self._best_pose(gray, seen, crop)).face != face:
                 # another face fits better at another turn nearby: read it there, as a search would, or not at all
                 if (reread := self._read_at(gray, pose, crop)) is not None:
                     dice.append(reread)
                 else:
-                    unreadable.append({"center": centre, "why": f"{face} or {pose[0]}: the face changes with its turn"})
+                    unreadable.append({"center": centre, "why": f"{face} or {pose.face}: the face changes with its turn"})
+            elif score < CLEAR_SCORE and (rival := pose.rival(face, score)):
+                unreadable.append({"center": centre, "why": f"{face} or {rival}: the face changes with its turn"})
             else:
                 dice.append(_die_read(face, score, margin, seen))
         dice, unreadable = _each_die_once(dice, unreadable, crop)
@@ -232,12 +250,14 @@ class DiceReader:
         return {"dice": dice, "unreadable": _once_each(unreadable, dice, crop),
                 "ms": round((time.perf_counter() - start) * 1000, 1)}
 
-    def _read_at(self, gray: np.ndarray, pose: tuple[str, float, tuple[float, float]], side: float) -> dict[str, Any] | None:
+    def _read_at(self, gray: np.ndarray, pose: Pose, side: float) -> dict[str, Any] | None:
         """The die read where ``pose`` (a face, its turn and where, as `_best_pose` gives them) says, if that face
-        clears a search's stricter bars there and reads the same at other sizes; else None."""
-        face, turn, centre = pose
+        clears a search's stricter bars there, is clearly ahead of every other face nearby and reads the same at
+        other sizes; else None."""
+        face, turn, centre = pose.face, pose.turn, pose.centre
         found, score, _, margin, seen, turned = self._classify_near(gray, Blob(centre, (side, side), turn, 0, False), side)
         if (found == face and score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER
+                and pose.rival(face, score) is None
                 and self._face_at_other_sizes(gray, seen, turned, side, face, score, margin) is None):
             return _die_read(face, score, margin, seen)
         return None
@@ -319,14 +339,15 @@ class DiceReader:
                 continue  # plain mat or shadow: nothing printed here
             # the face that matches best nearby at any turn (a die's edges may not give its turn: its sides
             # show, a neighbour's edges cross it), then its box refined for that face
-            best, turned, near = self._best_pose(gray, spot, side)
-            face, score, _, margin, seen, turned = self._classify_near(gray, Blob(near, (side, side), turned, 0, False), side)
-            if face != best or any(np.hypot(seen[0] - d["center"][0], seen[1] - d["center"][1]) < 0.8 * side
+            pose = self._best_pose(gray, spot, side)
+            face, score, _, margin, seen, turned = self._classify_near(gray, Blob(pose.centre, (side, side), pose.turn, 0, False), side)
+            if face != pose.face or any(np.hypot(seen[0] - d["center"][0], seen[1] - d["center"][1]) < 0.8 * side
                                    for d in found):
                 continue
             if (score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER
                     and not _one_straight_edge(gray, seen, side)  # a mat's edge, however like a bone it looks
                     and not self._foreshortened(gray, seen, turned, side)
+                    and self._best_pose(gray, seen, side).rival(face, score) is None
                     and sharpness(face_patch(gray, Blob(tuple(seen), (side, side), turned, 0, False), side)) >= MIN_SHARPNESS):
                 found.append(_die_read(face, score, margin, seen))
             elif score >= MIN_SCORE:
@@ -362,10 +383,11 @@ class DiceReader:
         best = self._scores(vectors.reshape(-1, PATCH * PATCH)).max(axis=0).reshape(len(squashes), -1).max(axis=1)
         return bool(best[1:].max() > best[0] - LEVEL_MARGIN)
 
-    def _best_pose(self, gray: np.ndarray, centre: list[float], side: float) -> tuple[str, float, tuple[float, float]]:
+    def _best_pose(self, gray: np.ndarray, centre: list[float], side: float) -> Pose:
         """The face that matches best anywhere within a few px and at any turn of ``centre``, its turn and
-        where. A search refines a die's box for the face it first looked like and may stop where a mirror-image
-        face matches (a left hand a few px off looks like a right hand), with a margin there that looks safe."""
+        where, and the best other face there. A search refines a die's box for the face it first looked like and
+        may stop where a mirror-image face matches (a left hand a few px off looks like a right hand), with a
+        margin there that looks safe."""
         found = [(shifted_faces(gray, tuple(centre), turn, side, 4, 2), turn) for turn in range(0, 90, 10)]
         vectors = np.concatenate([v for (v, _), _ in found])
         # ranked roughly on the main directions first, the likeliest dozen in full (speed)
@@ -374,7 +396,10 @@ class DiceReader:
         top = int(scores.max(axis=0).argmax())
         best, per_turn = int(likely[top]), len(found[0][0][1])
         (_, centres), turn = found[best // per_turn]
-        return self.labels[int(scores[:, top].argmax())], float(turn), tuple(map(float, centres[best % per_turn]))
+        face = self.labels[int(scores[:, top].argmax())]
+        faces, starts = self._groups()
+        per_face = np.maximum.reduceat(scores.max(axis=1)[self._order], starts)
+        return Pose(face, float(turn), tuple(map(float, centres[best % per_turn])), dict(zip(faces, per_face.tolist())))
 
     def _crop_side(self, gray: np.ndarray, blobs: list[Blob]) -> float:
         """The die size in this photo: the size at which the photo's own dice match the enrolled faces best
