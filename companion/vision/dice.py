@@ -50,6 +50,7 @@ HEAP = 16             # dice sides across: a blob bigger than this is not search
 ROUGH_CONTEXT = 36    # patch px round the rough pass's windows that shading is judged over (3x SHADING)
 ROUGH_TILE = 30       # patch px: a heap's squares are scored this far around each of several centres at a time
 LEVEL_MARGIN = 0.02   # a face found by searching is level only if it matches this much better square than squashed
+FAINT_NEIGHBOURHOOD = 1.8  # dice sides across: the square round a faint die read where a second die's print may lie
 FOOTPRINT = 1.4       # of a die's top face: what one die covers of a blob of touching dice (its sides, its shadow)
 BASIS = 96            # dimensions kept of the 1600 of a face patch
 
@@ -164,6 +165,7 @@ class DiceReader:
         gray = grey(image)  # once, not per die
         crop = self._crop_side(gray, blobs)
         dice, unreadable = [], []
+        beside = []  # squares round faint dice read, where a second die's print may lie
         for blob in blobs:
             centre = [round(blob.center[0], 1), round(blob.center[1], 1)]
             why = self._doubt(blob, side)
@@ -174,6 +176,11 @@ class DiceReader:
                 dice += found
                 if not found:
                     unreadable.append({"center": centre, "why": "faint: a die? its face is not clear"})
+                else:
+                    # the print that stood out may be two dice's, side by side: the other is flagged where it shows
+                    # (once every die is read: see below)
+                    r, (x, y) = FAINT_NEIGHBOURHOOD * crop / 2, blob.center
+                    beside.append(np.float32([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]]))
                 continue
             if why and not blob.at_border:
                 if min(blob.size) < 0.55 * crop or (min(blob.size) < 0.7 * crop and max(blob.size) > 4 * crop):
@@ -234,9 +241,12 @@ class DiceReader:
         # a die lying between two parts of a split blob, or packed tighter than its area says, is neither read nor
         # flagged by its blob: anywhere a print shows well inside a blob and away from every die read or flagged
         taken = [d["center"] for d in dice] + [u["center"] for u in unreadable]
-        # (the parts of a split blob share one outline: each outline once)
-        for outline in {id(b.outline): b.outline for b in blobs if b.outline is not None and not b.at_border}.values():
-            spots = [spot for spot in _unflagged_dice(gray, outline, taken, crop, room=HEAP * HEAP)
+        # (the parts of a split blob share one outline: each outline once), and beside a faint die read, one more a
+        # side away from it or further (two level dice side by side: their print 0.9 of a side away was a ring on mat)
+        outlines = {id(b.outline): b.outline for b in blobs if b.outline is not None and not b.at_border}.values()
+        for outline, room, clearance in ([(outline, HEAP * HEAP, 0.9) for outline in outlines]
+                                         + [(square, 1, 1.0) for square in beside]):
+            spots = [spot for spot in _unflagged_dice(gray, outline, taken, crop, room, clearance)
                      if not any(cv2.pointPolygonTest(m, spot, False) >= 0 for m in markers)]  # a marker's print
             unreadable += [{"center": spot, "why": "a die? its face is not clear"} for spot in spots]
             taken += spots
@@ -496,7 +506,7 @@ def _apart(spots: list[list[float]], found: list[dict[str, Any]], side: float) -
 
 
 def _unflagged_dice(gray: np.ndarray, outline: np.ndarray, taken: list[list[float]], side: float,
-                    room: int) -> list[list[float]]:
+                    room: int, clearance: float = 0.9) -> list[list[float]]:
     """Where dice inside ``outline`` lie that are neither read nor flagged (``taken``: where dice were): up to
     ``room`` places, each as deep inside it and as far from the others as can be, where a print shows. A die
     neither read nor flagged would be left out of the score without a word (a heap's flags, where its search saw
@@ -512,7 +522,7 @@ def _unflagged_dice(gray: np.ndarray, outline: np.ndarray, taken: list[list[floa
     flags: list[list[float]] = []
     while len(spots) and len(flags) < room:
         best = int(np.argmax(clear))
-        if clear[best] < 0.9 * side:
+        if clear[best] < clearance * side:
             break
         spot = spots[best]
         clear[best] = -1.0  # looked at

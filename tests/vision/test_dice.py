@@ -315,6 +315,21 @@ def test_a_dark_die_half_seen_on_a_dark_mat_in_a_dim_room_is_read(tmp_path):
     assert [d["face"] for d in near(reader.read(photo)["dice"], (1836.0, 669.0))] == ["right-forearm"]
 
 
+def test_a_second_dark_die_beside_one_read_in_a_dim_room_is_flagged(tmp_path):
+    """In a dim room two black dice side by side on a dark mat showed only their prints, taken as one die's: the
+    skull was read there, and the right lower leg beside it was neither read nor flagged, left out of the score
+    without a word (black dice, art style 0, rendered as the bench renders them)."""
+    reader, rendered = rendered_set(tmp_path, 40500, 0, "black")
+    photo, truth = rendered(40505)
+    leg = (1063.9, 339.4)
+    assert [d["face"] for d in near(truth["dice"], leg)] == ["right-lower-leg"]
+    reading = reader.read(photo)
+    assert [d["face"] for d in near(reading["dice"], (1114.0, 323.9))] == ["skull"]
+    read = [d["face"] for d in near(reading["dice"], leg)]
+    flagged = [f for f in reading["unreadable"] if np.hypot(*np.subtract(f["center"], leg)) < 0.7 * reader.die_side]
+    assert read == ["right-lower-leg"] or (not read and flagged)
+
+
 def test_a_plain_die_matched_weakly_is_read_at_the_turn_its_face_fits_best(tmp_path):
     """A plain die is classified around its blob's box; here the box was 5 px and 4 degrees off the face, and
     there a right lower leg (two bones, a foot) matched a right thigh (one bone) best, 0.85, and was misread.
