@@ -56,7 +56,8 @@ BASIS = 96            # dimensions kept of the 1600 of a face patch
 
 
 class Pose(NamedTuple):
-    """Where and how turned a face matches best near a place (`DiceReader._best_pose`), and the best other face."""
+    """The face matching best near a place, where and how turned (`DiceReader._best_pose`), and how well every
+    face matches there."""
 
     face: str
     turn: float
