@@ -396,7 +396,7 @@ class DiceReader:
 
     def _best_pose(self, gray: np.ndarray, centre: list[float], side: float) -> Pose:
         """The face that matches best anywhere within a few px and at any turn of ``centre``, its turn and
-        where, and the best other face there. A search refines a die's box for the face it first looked like and
+        where, and how well every face matches there. A search refines a die's box for the face it first looked like and
         may stop where a mirror-image face matches (a left hand a few px off looks like a right hand), with a
         margin there that looks safe."""
         found = [(shifted_faces(gray, tuple(centre), turn, side, 4, 2), turn) for turn in range(0, 90, 10)]
@@ -408,8 +408,7 @@ class DiceReader:
         best, per_turn = int(likely[top]), len(found[0][0][1])
         (_, centres), turn = found[best // per_turn]
         face = self.labels[int(scores[:, top].argmax())]
-        faces, starts = self._groups()
-        per_face = np.maximum.reduceat(scores.max(axis=1)[self._order], starts)
+        faces, per_face = self._face_bests(scores.max(axis=1))
         return Pose(face, float(turn), tuple(map(float, centres[best % per_turn])), dict(zip(faces, per_face.tolist())))
 
     def _crop_side(self, gray: np.ndarray, blobs: list[Blob]) -> float:
@@ -479,13 +478,17 @@ class DiceReader:
         return self.refs[:, :dims] @ (vectors @ self.basis[:, :dims]).T
 
     def _rank(self, scores: np.ndarray) -> tuple[str, float, str, float]:
-        faces, starts = self._groups()
-        best = np.maximum.reduceat(scores[self._order], starts)  # each face's best reference
+        faces, best = self._face_bests(scores)
         first, second = np.argsort(best)[::-1][:2]
         margin = float(best[first] - best[second])
         if best[first] < self.ceilings.get(faces[first], -1.0):
             margin = 0.0  # no better than another face's photo once looked like this face: too close to call
         return faces[first], float(best[first]), faces[second], margin
+
+    def _face_bests(self, scores: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """The faces, and each one's best score of ``scores`` (one per reference, or (references, places))."""
+        faces, starts = self._groups()
+        return faces, np.maximum.reduceat(scores[self._order], starts)
 
     def _groups(self) -> tuple[list[str], np.ndarray]:
         """References grouped by face (computed once): the order to read scores in, and where each face starts."""

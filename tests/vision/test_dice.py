@@ -391,7 +391,7 @@ def test_a_heaps_squares_scored_a_tile_at_a_time_are_its_squares_scored_at_once(
 
 
 def test_boxes_with_no_pictogram_are_left_out_of_the_rough_pass():
-    """A box whose grey levels spread less than a pictogram's cannot be read (`_ink`), so the rough pass over a
+    """A box whose grey levels spread less than a pictogram's cannot be read (`ink`), so the rough pass over a
     heap leaves it out: it costs no work and no look. A dark object that is no die (flat, a little noise) gives
     no box at all; a die's box is kept; each box's spread is what cutting it alone gives."""
     from companion.vision.face_patches import MIN_INK, PATCH, shifted_faces, spreads
