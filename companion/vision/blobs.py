@@ -43,9 +43,13 @@ class Blob:
         return max(a, b) / max(1e-6, min(a, b))
 
 
-def foreground(image: np.ndarray) -> np.ndarray:
-    """A mask (at WORK_SCALE) of what is not mat."""
-    small = cv2.resize(image, None, fx=WORK_SCALE, fy=WORK_SCALE, interpolation=cv2.INTER_AREA)
+def at_work_scale(image: np.ndarray) -> np.ndarray:
+    """The photo at WORK_SCALE, where blobs and markers are looked for (made once a photo: ~4 ms)."""
+    return cv2.resize(image, None, fx=WORK_SCALE, fy=WORK_SCALE, interpolation=cv2.INTER_AREA)
+
+
+def foreground(small: np.ndarray) -> np.ndarray:
+    """A mask of what is not mat in ``small``, the photo at WORK_SCALE."""
     tiny = cv2.resize(small, None, fx=BG_SCALE / WORK_SCALE, fy=BG_SCALE / WORK_SCALE, interpolation=cv2.INTER_AREA)
     mat = cv2.medianBlur(tiny, 9)
     mat = cv2.resize(mat, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
@@ -84,10 +88,11 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
 
 def find_blobs_and_markers(image: np.ndarray, die_side: float | None = None) -> tuple[list[Blob], float, list[np.ndarray]]:
     """`find_blobs`, and the corner markers' outlines (a blob's outline may take in part of one)."""
-    seen, placed = _markers(image)
+    small = at_work_scale(image)
+    seen, placed = _markers(image, small)
     # only the markers seen are cut out of the mask: a placed one's outline is good to ~10-20 px, and a die lying on
     # its white border lost its corner to it and went unread; its blobs still go (their centres lie in it)
-    mask = _without_markers(foreground(image), seen, die_side)
+    mask = _without_markers(foreground(small), seen, die_side)
     markers = seen + placed
     h, w = mask.shape
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -214,14 +219,13 @@ def _faint_dice(specks, blobs: list[Blob], die_side: float, w: int, h: int) -> l
 def marker_outlines(image: np.ndarray) -> list[np.ndarray]:
     """The mat's ArUco corner markers (DICT_4X4_50), grown a little to take in their white border: never dice.
     Those seen, then those placed from their neighbours."""
-    seen, placed = _markers(image)
+    seen, placed = _markers(image, at_work_scale(image))
     return seen + placed
 
 
-def _markers(image: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _markers(image: np.ndarray, small: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The outlines of the markers seen, and of the corner markers placed from their neighbours (cut by the
-    frame, under glare, or a die on a white border: no detector decodes them)."""
-    small = cv2.resize(image, None, fx=WORK_SCALE, fy=WORK_SCALE, interpolation=cv2.INTER_AREA)
+    frame, under glare, or a die on a white border: no detector decodes them); ``small``: the photo at WORK_SCALE."""
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
                                        cv2.aruco.DetectorParameters())

@@ -336,15 +336,16 @@ class DiceReader:
         doubted: list[list[float]] = []  # where a face was seen and not read: the dice of a heap to ring
         looks = 0  # places looked at: one on a die already found is not a look (a heap's best places are its dice)
         room = blob.area / (side * side)  # dice the blob could hold
+        on_found = np.zeros(len(coarse), bool)  # places on a die already found (thousands: judged all at once)
         for k in np.argsort(-coarse):
             rough = coarse[k] < MIN_SCORE - 0.1 and looks >= ALWAYS_LOOKED_AT
             # a place is looked at again from other rough poses (a die is often read on a second look), so a
             # heap of many dice gets as many more looks (with a fixed number one leaning die took them all)
             if rough or len(found) > room or looks > 3 * len(found) + 6 + room:
                 break
-            spot, turn = (float(centres[k, 0]), float(centres[k, 1])), float(box_turns[k])
-            if any(np.hypot(spot[0] - d["center"][0], spot[1] - d["center"][1]) < 0.8 * side for d in found):
+            if on_found[k]:
                 continue
+            spot, turn = (float(centres[k, 0]), float(centres[k, 1])), float(box_turns[k])
             looks += 1
             if ink(face_patch(gray, Blob(spot, (side, side), turn, side * side, False), side)) < MIN_INK:
                 continue  # plain mat or shadow: nothing printed here
@@ -361,6 +362,7 @@ class DiceReader:
                     and self._best_pose(gray, seen, side).rival(face, score) is None
                     and sharpness(face_patch(gray, Blob(tuple(seen), (side, side), turned, 0, False), side)) >= MIN_SHARPNESS):
                 found.append(_die_read(face, score, margin, seen))
+                on_found |= np.hypot(centres[:, 0] - seen[0], centres[:, 1] - seen[1]) < 0.8 * side
             elif score >= MIN_SCORE:
                 doubted.append(seen)
         return found, doubted

@@ -98,7 +98,7 @@ def shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, s
     raw = cv2.warpAffine(gray, forward, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
     inner = np.s_[context:size - context, context:size - context]  # the boxes' window, less the context
     window = _unshaded(raw)[inner]
-    offsets = np.arange(0, 2 * reach + 1, step)
+    offsets, du, dv = _shift_grid(reach, step)
     inky = (spreads(raw[inner], offsets) >= min_ink).ravel() if min_ink else None
     rows, cols = window.strides
     views = np.lib.stride_tricks.as_strided(window, (len(offsets), len(offsets), PATCH, PATCH),
@@ -110,9 +110,18 @@ def shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, s
         p = p.copy()
     p -= p.mean(axis=1, keepdims=True)
     p /= np.maximum(np.sqrt(np.einsum("ij,ij->i", p, p)), 1e-6)[:, None]
-    dv, du = np.repeat(offsets - reach, len(offsets)), np.tile(offsets - reach, len(offsets))
-    centres = np.stack([centre[0] + du * pu * c - dv * pv * s, centre[1] + du * pu * s + dv * pv * c], axis=1)
+    centres = np.empty((len(du), 2))
+    centres[:, 0] = centre[0] + du * pu * c - dv * pv * s
+    centres[:, 1] = centre[1] + du * pu * s + dv * pv * c
     return p, (centres if inky is None else centres[inky])
+
+
+@lru_cache(maxsize=64)
+def _shift_grid(reach: int, step: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`shifted_faces`' box offsets in its window, and each box's shift (patch px) across and down, row by row
+    (the same few grids are asked for thousands of times a photo: numpy's small-array calls add up)."""
+    offsets = np.arange(0, 2 * reach + 1, step)
+    return offsets, np.tile(offsets - reach, len(offsets)), np.repeat(offsets - reach, len(offsets))
 
 
 def spreads(window: np.ndarray, offsets: np.ndarray) -> np.ndarray:
