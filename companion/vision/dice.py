@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 import cv2
 import numpy as np
@@ -22,8 +22,8 @@ import numpy as np
 from ..errors import BadInput
 from .blobs import Blob, find_blobs_and_markers
 from .enrollment import ceilings_of, enrolled_tops, photo_scores, photos_to_learn_from, the_one_die
-from .face_patches import (INNER, MIN_INK, PATCH, SHADING_BOX, die_turn, face_patch, grey, ink, normalise,
-                           normalise_all, sharpness, shifted_faces)
+from .face_patches import (INNER, MIN_INK, PATCH, SHADING_BOX, Box, die_turn, face_patch, face_patches_of, grey, ink,
+                           normalise, normalise_all, sharpness, shifted_faces_of)
 from .model_sets import enrollment_photos, load_set, save_set
 
 MIN_PHOTO = 16        # px: a photo narrower than this cannot hold a die (and breaks the blob finder's downscaling)
@@ -48,7 +48,8 @@ ROUGH_INK = 0.8       # of MIN_INK: boxes spreading less are left out of the rou
 UNSURE_CONFIDENCE = 0.99  # a face learned from one photo of several is read only this sure (see read)
 HEAP = 16             # dice sides across: a blob bigger than this is not searched (the mat, a hand: not dice)
 ROUGH_CONTEXT = 36    # patch px round the rough pass's windows that shading is judged over (3x SHADING)
-ROUGH_TILE = 30       # patch px: a heap's squares are scored this far around each of several centres at a time
+ROUGH_TILE = 30       # patch px: a heap's squares are scored this far around each of several centres at a time,
+ROUGH_TILES = 4       # ... this many tiles (or turns) at a time
 LEVEL_MARGIN = 0.02   # a face found by searching is level only if it matches this much better square than squashed
 FAINT_NEIGHBOURHOOD = 1.8  # dice sides across: the square round a faint die read where a second die's print may lie
 FOOTPRINT = 1.4       # of a die's top face: what one die covers of a blob of touching dice (its sides, its shadow)
@@ -287,8 +288,8 @@ class DiceReader:
         if score >= SIZE_SURE[0] and margin >= SIZE_SURE[1]:
             return None
         for k in SIZE_DOUBT:
-            found = [shifted_faces(gray, (seen[0], seen[1]), turn + dt, side * k, 2)[0] for dt in (-3, 0, 3)]
-            scores = self._scores(np.concatenate(found))
+            found = shifted_faces_of(gray, [Box((seen[0], seen[1]), turn + dt, side * k) for dt in (-3, 0, 3)], 2)[0]
+            scores = self._scores(found)
             other, score, _, margin = self._rank(scores[:, int(scores.max(axis=0).argmax())])
             if other != face and score >= MIN_SCORE and margin >= MIN_MARGIN:
                 return other
@@ -325,13 +326,7 @@ class DiceReader:
         if max(blob.size) > 2 * side:
             # dice in a heap lie at every turn, not the heap's: every 15 degrees too
             turns = sorted(set(turns) | set(range(0, 90, 15)))
-        coarse, centres, box_turns = [], [], []
-        for turn in turns:
-            scores, where = self._rough_scores(gray, blob.center, turn, side, reach)
-            coarse.append(scores)
-            centres.append(where)
-            box_turns.append(np.full(len(scores), float(turn)))
-        coarse, centres, box_turns = map(np.concatenate, (coarse, centres, box_turns))
+        coarse, centres, box_turns = self._rough_scores(gray, blob.center, turns, side, reach)
         found: list[dict[str, Any]] = []
         doubted: list[list[float]] = []  # where a face was seen and not read: the dice of a heap to ring
         looks = 0  # places looked at: one on a die already found is not a look (a heap's best places are its dice)
@@ -367,33 +362,37 @@ class DiceReader:
                 doubted.append(seen)
         return found, doubted
 
-    def _rough_scores(self, gray: np.ndarray, centre: tuple[float, float], turn: float, side: float,
-                      reach: int, step: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    def _rough_scores(self, gray: np.ndarray, centre: tuple[float, float], turns: Iterable[float], side: float,
+                      reach: int, step: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rough score (best reference, main directions only) of every die-sized square up to ``reach``
-        patch px around ``centre``, ``step`` apart, and each one's centre. A heap's squares are scored a
-        tile at a time: all at once, a heap 12 dice across would hold ~200 MB of patches."""
+        patch px around ``centre``, ``step`` apart, at each of ``turns``; each one's centre, and its turn. A heap's
+        squares are scored a few tiles at a time: all at once, a heap 12 dice across would hold ~200 MB of patches."""
         tile = min(reach, ROUGH_TILE)  # a blob within one tile: one window, at ``centre``
-        a, px = np.deg2rad(turn), side * INNER / PATCH
-        c, s = np.cos(a), np.sin(a)
+        px = side * INNER / PATCH
         # tiles' centres (patch px from ``centre``) such that their squares continue one grid ``step`` apart
         middles = np.arange(-reach + tile, reach + tile, 2 * tile + step)
-        scores, centres = [], []
-        for v in middles:
-            for u in middles:
-                at = (centre[0] + (u * c - v * s) * px, centre[1] + (u * s + v * c) * px)
-                vectors, where = shifted_faces(gray, at, turn, side, tile, step,
-                                                context=ROUGH_CONTEXT, min_ink=ROUGH_INK * MIN_INK)
-                scores.append(self._scores(vectors, COARSE).max(axis=0))
-                centres.append(where)
-        return np.concatenate(scores), np.concatenate(centres)
+        boxes = []
+        for turn in turns:
+            a = np.deg2rad(turn)
+            c, s = np.cos(a), np.sin(a)
+            boxes += [Box((centre[0] + (u * c - v * s) * px, centre[1] + (u * s + v * c) * px), float(turn), side)
+                      for v in middles for u in middles]
+        scores, centres, box_turns = [], [], []
+        for k in range(0, len(boxes), ROUGH_TILES):
+            chunk = boxes[k:k + ROUGH_TILES]
+            vectors, where, which = shifted_faces_of(gray, chunk, tile, step, ROUGH_CONTEXT, ROUGH_INK * MIN_INK)
+            scores.append(self._scores(vectors, COARSE).max(axis=0))
+            centres.append(where)
+            box_turns.append(np.array([box.angle for box in chunk])[which])
+        return np.concatenate(scores), np.concatenate(centres), np.concatenate(box_turns)
 
     def _foreshortened(self, gray: np.ndarray, centre: list[float], turn: float, side: float) -> bool:
         """Does the face match better squashed along one of its axes than square, or about as well? A leaning
         die's top face is seen at a slant, shorter one way; a level one's is square, and clearly better so
         (``LEVEL_MARGIN``: a thin bone looks much the same squashed)."""
         squashes = [(1.0, 1.0)] + [(f, 1.0) for f in SQUASHES] + [(1.0, f) for f in SQUASHES]
-        vectors = np.stack([shifted_faces(gray, (centre[0], centre[1]), turn, side, 4, 4, squash)[0] for squash in squashes])
-        best = self._scores(vectors.reshape(-1, PATCH * PATCH)).max(axis=0).reshape(len(squashes), -1).max(axis=1)
+        vectors = shifted_faces_of(gray, [Box((centre[0], centre[1]), turn, side, squash) for squash in squashes], 4, 4)[0]
+        best = self._scores(vectors).max(axis=0).reshape(len(squashes), -1).max(axis=1)
         return bool(best[1:].max() > best[0] - LEVEL_MARGIN)
 
     def _best_pose(self, gray: np.ndarray, centre: list[float], side: float) -> Pose:
@@ -401,17 +400,16 @@ class DiceReader:
         where, and how well every face matches there. A search refines a die's box for the face it first looked like and
         may stop where a mirror-image face matches (a left hand a few px off looks like a right hand), with a
         margin there that looks safe."""
-        found = [(shifted_faces(gray, tuple(centre), turn, side, 4, 2), turn) for turn in range(0, 90, 10)]
-        vectors = np.concatenate([v for (v, _), _ in found])
+        boxes = [Box((centre[0], centre[1]), float(turn), side) for turn in range(0, 90, 10)]
+        vectors, centres, which = shifted_faces_of(gray, boxes, 4, 2)
         # ranked roughly on the main directions first, the likeliest dozen in full (speed)
         likely = np.argsort(-self._scores(vectors, COARSE).max(axis=0))[:12]
         scores = self._scores(vectors[likely])
         top = int(scores.max(axis=0).argmax())
-        best, per_turn = int(likely[top]), len(found[0][0][1])
-        (_, centres), turn = found[best // per_turn]
+        best = int(likely[top])
         face = self.labels[int(scores[:, top].argmax())]
         faces, per_face = self._face_bests(scores.max(axis=1))
-        return Pose(face, float(turn), tuple(map(float, centres[best % per_turn])), dict(zip(faces, per_face.tolist())))
+        return Pose(face, boxes[which[best]].angle, tuple(map(float, centres[best])), dict(zip(faces, per_face.tolist())))
 
     def _crop_side(self, gray: np.ndarray, blobs: list[Blob]) -> float:
         """The die size in this photo: the size at which the photo's own dice match the enrolled faces best
@@ -428,21 +426,19 @@ class DiceReader:
         for b in singles:
             # where the face is in the blob, at the enrolled size, roughly (the main directions only)
             reach = int(np.clip((max(b.size) - min(b.size) / 2) / 2, 3, 12))
-            best = (-1.0, b.center, b.angle, "")
-            for turn in (-5, 0, 5):
-                vectors, centres = shifted_faces(gray, b.center, b.angle + turn, self.die_side, reach, 3)
-                scores = self._scores(vectors, COARSE)
-                k = np.unravel_index(int(scores.argmax()), scores.shape)
-                best = max(best, (float(scores[k]), tuple(centres[k[1]]), b.angle + turn, self.labels[k[0]]))
-            looks.append(best)
+            boxes = [Box(b.center, b.angle + turn, self.die_side) for turn in (-5, 0, 5)]
+            vectors, centres, which = shifted_faces_of(gray, boxes, reach, 3)
+            scores = self._scores(vectors, COARSE)
+            k = np.unravel_index(int(scores.argmax()), scores.shape)
+            looks.append((float(scores[k]), tuple(centres[k[1]]), boxes[which[k[1]]].angle, self.labels[k[0]]))
         fits = []
         labels = np.array(self.labels)
         # the eight clearest dice, each then matched at every size on the references of the face it looks like
         # (five, and the sizes' own steps, left one photo's size 12 % off: a die missed, another flagged twice)
         for _, where, turn, face in sorted(looks, key=lambda look: -look[0])[:8]:
             refs = self.refs[labels == face]
-            fits.append([(refs @ (shifted_faces(gray, where, turn, self.die_side * k, 2)[0] @ self.basis).T).max()
-                         for k in scales])
+            vectors = shifted_faces_of(gray, [Box(where, turn, self.die_side * k) for k in scales], 2)[0]
+            fits.append((refs @ (vectors @ self.basis).T).reshape(len(refs), len(scales), -1).max(axis=(0, 2)))
         # a die seen clearly matches at its size and not at others; a blurred, leaning or crowded one matches
         # weakly at every size (and a little better smaller, where less of its surroundings is in view)
         fits = np.array(fits)
@@ -467,7 +463,8 @@ class DiceReader:
                      for dx in steps for dy in steps for dt in turns]
             if not step:
                 boxes.append((centre, turn0))
-            variants = normalise_all(np.stack([face_patch(gray, blob, side, shift, turn) for shift, turn in boxes]))
+            variants = normalise_all(face_patches_of(gray, [Box((blob.center[0] + dx, blob.center[1] + dy), blob.angle + turn, side)
+                                                            for (dx, dy), turn in boxes]))
             scores = self._scores(variants)  # (refs, variants)
             best = int(scores.max(axis=0).argmax())
             centre, turn0 = boxes[best]

@@ -372,6 +372,38 @@ def test_a_face_cut_from_one_warp_is_the_face_cut_alone():
         assert float(alone @ vectors[k]) > 0.98
 
 
+def test_faces_cut_from_many_boxes_at_once_are_each_box_cut_alone():
+    """Boxes at several turns, sizes and squashes are cut, filtered and normalised together (speed); each box's
+    patches and centres are what cutting it alone gives, to float rounding, and each patch says which box it is of."""
+    from companion.vision.face_patches import Box, shifted_faces, shifted_faces_of
+
+    gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00100.jpg")), cv2.COLOR_BGR2GRAY)
+    boxes = [Box((1171.0, 454.0), 17.0, 50.0), Box((1175.5, 450.0), 52.0, 47.0), Box((900.0, 300.0), 0.0, 50.0, (0.7, 1.0))]
+    vectors, centres, which = shifted_faces_of(gray, boxes, 4, 2)
+    assert list(which) == [0] * 25 + [1] * 25 + [2] * 25
+    for k, box in enumerate(boxes):
+        alone, where = shifted_faces(gray, box.centre, box.angle, box.side, 4, 2, box.squash)
+        assert np.abs(vectors[which == k] - alone).max() < 1e-5
+        assert np.abs(centres[which == k] - where).max() < 1e-9
+
+
+def test_faces_cut_together_are_the_faces_cut_one_by_one():
+    """A die is classified at ~40 boxes round its blob's, cut by one remap for all (speed): each is the patch
+    `face_patch` cuts alone, but for a grey level on a pixel now and then (the two round a sampling place to 1/32
+    px differently)."""
+    from companion.vision.blobs import Blob
+    from companion.vision.face_patches import Box, face_patch, face_patches_of
+
+    gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00100.jpg")), cv2.COLOR_BGR2GRAY)
+    rng = np.random.default_rng(5)
+    boxes = [Box((float(rng.uniform(50, 2250)), float(rng.uniform(50, 1250))), float(rng.uniform(-45, 45)),
+                 float(rng.uniform(35, 60))) for _ in range(60)]
+    together = face_patches_of(gray, boxes).astype(int)
+    alone = np.stack([face_patch(gray, Blob(b.centre, (b.side, b.side), b.angle, 0, False), b.side) for b in boxes])
+    assert together.shape == alone.shape == (60, 40, 40)
+    assert np.abs(together - alone).max() <= 1 and (together != alone).mean() < 0.001
+
+
 def test_a_heaps_squares_scored_a_tile_at_a_time_are_its_squares_scored_at_once(blender_reader, monkeypatch):
     """A heap is scored in tiles (memory); the tiles cover every square the whole window would, with the same
     rough scores (to the warp's rounding, 1/32 px: each tile's window is placed on its own), and may reach a
@@ -382,7 +414,8 @@ def test_a_heaps_squares_scored_a_tile_at_a_time_are_its_squares_scored_at_once(
     monkeypatch.setattr("companion.vision.dice.ROUGH_INK", 0.0)  # every square, none left out for want of ink
     gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00110.jpg")), cv2.COLOR_BGR2GRAY)
     reach = 2 * ROUGH_TILE + 9
-    tiled, where = blender_reader._rough_scores(gray, (1200.0, 600.0), 23.0, 47.0, reach)
+    tiled, where, turns = blender_reader._rough_scores(gray, (1200.0, 600.0), [23.0], 47.0, reach)
+    assert set(turns) == {23.0}
     vectors, centres = shifted_faces(gray, (1200.0, 600.0), 23.0, 47.0, reach, 3, context=ROUGH_CONTEXT)
     whole = blender_reader._scores(vectors, 32).max(axis=0)
     for score, centre in zip(whole, centres):
