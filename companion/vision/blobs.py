@@ -247,7 +247,7 @@ def _markers(image: np.ndarray, small: np.ndarray) -> tuple[list[np.ndarray], li
 
 def _marker_detector(at_work_scale: bool) -> cv2.aruco.ArucoDetector:
     """The corner markers' detector. At work scale it thresholds the photo over windows of 3 and 13 px, not 3, 13
-    and 23 (OpenCV's default): the same 207 markers, corners and all, over 126 photos of 14 sets, in under half
+    and 23 (OpenCV's default): the same 207 markers, corners and all, over 95 photos of 14 sets, in under half
     the time (~8 -> ~4 ms a photo). At full size, where markers are twice as big, the default. (Made for each
     photo: it costs microseconds, and one shared by the server's threads need not be thread-safe.)"""
     parameters = cv2.aruco.DetectorParameters()
