@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple
 
 import cv2
 import numpy as np
@@ -50,6 +50,7 @@ HEAP = 16             # dice sides across: a blob bigger than this is not search
 ROUGH_CONTEXT = 36    # patch px round the rough pass's windows that shading is judged over (3x SHADING)
 ROUGH_TILE = 30       # patch px: a heap's squares are scored this far around each of several centres at a time,
 ROUGH_TILES = 4       # ... this many tiles (or turns) at a time
+ROUGH_BATCH = 256     # places scored at a time, likeliest first, as a search gets to them
 LEVEL_MARGIN = 0.02   # a face found by searching is level only if it matches this much better square than squashed
 FAINT_NEIGHBOURHOOD = 1.8  # dice sides across: the square round a faint die read where a second die's print may lie
 FOOTPRINT = 1.4       # of a die's top face: what one die covers of a blob of touching dice (its sides, its shadow)
@@ -326,14 +327,14 @@ class DiceReader:
         if max(blob.size) > 2 * side:
             # dice in a heap lie at every turn, not the heap's: every 15 degrees too
             turns = sorted(set(turns) | set(range(0, 90, 15)))
-        coarse, centres, box_turns = self._rough_scores(gray, blob.center, turns, side, reach)
+        rough_places, centres, box_turns = self._rough_places(gray, blob.center, turns, side, reach)
         found: list[dict[str, Any]] = []
         doubted: list[list[float]] = []  # where a face was seen and not read: the dice of a heap to ring
         looks = 0  # places looked at: one on a die already found is not a look (a heap's best places are its dice)
         room = blob.area / (side * side)  # dice the blob could hold
-        on_found = np.zeros(len(coarse), bool)  # places on a die already found (thousands: judged all at once)
-        for k in np.argsort(-coarse):
-            rough = coarse[k] < MIN_SCORE - 0.1 and looks >= ALWAYS_LOOKED_AT
+        on_found = np.zeros(len(centres), bool)  # places on a die already found (thousands: judged all at once)
+        for k, rough_score in self._by_rough_score(rough_places):
+            rough = rough_score < MIN_SCORE - 0.1 and looks >= ALWAYS_LOOKED_AT
             # a place is looked at again from other rough poses (a die is often read on a second look), so a
             # heap of many dice gets as many more looks (with a fixed number one leaning die took them all)
             if rough or len(found) > room or looks > 3 * len(found) + 6 + room:
@@ -362,11 +363,12 @@ class DiceReader:
                 doubted.append(seen)
         return found, doubted
 
-    def _rough_scores(self, gray: np.ndarray, centre: tuple[float, float], turns: Iterable[float], side: float,
+    def _rough_places(self, gray: np.ndarray, centre: tuple[float, float], turns: Iterable[float], side: float,
                       reach: int, step: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The rough score (best reference, main directions only) of every die-sized square up to ``reach``
-        patch px around ``centre``, ``step`` apart, at each of ``turns``; each one's centre, and its turn. A heap's
-        squares are scored a few tiles at a time: all at once, a heap 12 dice across would hold ~200 MB of patches."""
+        """Every die-sized square up to ``reach`` patch px around ``centre``, ``step`` apart, at each of ``turns``,
+        on the main directions of the enrolled faces (COARSE of them: what its rough score needs, see
+        `_by_rough_score`); each one's centre, and its turn. A heap's squares are cut a few tiles at a time: all at
+        once, a heap 12 dice across would hold ~200 MB of patches."""
         tile = min(reach, ROUGH_TILE)  # a blob within one tile: one window, at ``centre``
         px = side * INNER / PATCH
         # tiles' centres (patch px from ``centre``) such that their squares continue one grid ``step`` apart
@@ -377,14 +379,44 @@ class DiceReader:
             c, s = np.cos(a), np.sin(a)
             boxes += [Box((centre[0] + (u * c - v * s) * px, centre[1] + (u * s + v * c) * px), float(turn), side)
                       for v in middles for u in middles]
-        scores, centres, box_turns = [], [], []
+        places, centres, box_turns = [], [], []
         for k in range(0, len(boxes), ROUGH_TILES):
             chunk = boxes[k:k + ROUGH_TILES]
             vectors, where, which = shifted_faces_of(gray, chunk, tile, step, ROUGH_CONTEXT, ROUGH_INK * MIN_INK)
-            scores.append(self._scores(vectors, COARSE).max(axis=0))
+            places.append(vectors @ self.basis[:, :COARSE])
             centres.append(where)
             box_turns.append(np.array([box.angle for box in chunk])[which])
-        return np.concatenate(scores), np.concatenate(centres), np.concatenate(box_turns)
+        return np.concatenate(places), np.concatenate(centres), np.concatenate(box_turns)
+
+    def _rough_scores(self, places: np.ndarray) -> np.ndarray:
+        """Each of `_rough_places`' places' rough score: its best correlation with any reference, on the main
+        directions only."""
+        return (self.refs[:, :COARSE] @ places.T).max(axis=0)
+
+    def _by_rough_score(self, places: np.ndarray) -> Iterator[tuple[int, float]]:
+        """`_rough_places`' places best rough score first, and each one's score, scored only as the search gets
+        to them: no place scores more than its length on the main directions times the longest reference's
+        there, and most of a heap's places (mat, shadow, dice's sides, half a die) fall short of the first
+        places looked at by that alone (half of a heap's places on physically based photos, four in five on
+        dev). The order is the order of every place scored, to the last bit (a search stops after a few looks)."""
+        if not hasattr(self, "_longest_rough_ref"):
+            self._longest_rough_ref = float(np.linalg.norm(self.refs[:, :COARSE], axis=1).max())
+        most = np.linalg.norm(places, axis=1) * self._longest_rough_ref * (1 + 1e-5)  # float rounding: a bound still
+        unscored = np.argsort(-most)
+        scores = np.full(len(places), -np.inf)  # of the places scored and not yet given
+        done = 0
+        while True:
+            best = int(np.argmax(scores)) if len(scores) else 0
+            # score more places while one not yet scored might beat the best scored
+            while done < len(places) and (scores[best] == -np.inf or most[unscored[done]] > scores[best]):
+                batch = unscored[done:done + ROUGH_BATCH]
+                scores[batch] = self._rough_scores(places[batch])
+                done += len(batch)
+                best = int(np.argmax(scores))
+            if not len(scores) or scores[best] == -np.inf:
+                return
+            yield best, float(scores[best])
+            scores[best] = -np.inf
 
     def _foreshortened(self, gray: np.ndarray, centre: list[float], turn: float, side: float) -> bool:
         """Does the face match better squashed along one of its axes than square, or about as well? A leaning
@@ -523,16 +555,44 @@ def _unflagged_dice(gray: np.ndarray, outline: np.ndarray, taken: list[list[floa
     for t in taken:
         clear = np.minimum(clear, np.hypot(spots[:, 0] - t[0], spots[:, 1] - t[1]))
     flags: list[list[float]] = []
+    looked, strokes = 0, None
     while len(spots) and len(flags) < room:
         best = int(np.argmax(clear))
         if clear[best] < clearance * side:
             break
         spot = spots[best]
         clear[best] = -1.0  # looked at
-        if _has_strokes(gray, spot, side):  # a die's print, not its shadow (judged only where a flag would go: speed)
+        looked += 1
+        if looked == 3:  # a heap's spots, looked at by the dozen: its strokes found once, for all of them (speed)
+            strokes = _StrokesOver(gray, outline, side)
+        # a die's print, not its shadow (judged only where a flag would go: speed)
+        if (strokes is None or strokes.may_show(spot)) and _has_strokes(gray, spot, side):
             flags.append([round(float(spot[0]), 1), round(float(spot[1]), 1)])
             clear = np.minimum(clear, np.hypot(spots[:, 0] - spot[0], spots[:, 1] - spot[1]))
     return flags
+
+
+class _StrokesOver:
+    """`_has_strokes`' strokes over an outline and as far round it as its windows reach, found once: where fewer
+    than enough stand out by MIN_STROKE (the least a place's contrast allows) no place has strokes, and its own
+    window need not be looked at. Within the disc counted they are the window's own, to the grey level: the
+    filters reach ~0.35 of a side plus a few px, and the disc lies 0.6 of a side inside the window."""
+
+    def __init__(self, gray: np.ndarray, outline: np.ndarray, side: float):
+        r = int(side * 0.6)
+        (x0, y0), (x1, y1) = outline.min(axis=0), outline.max(axis=0)
+        self.left, self.top = max(0, int(x0) - 2 * r), max(0, int(y0) - 2 * r)
+        region = gray[self.top:int(y1) + 2 * r + 1, self.left:int(x1) + 2 * r + 1]
+        self.standing_out = _top_hats(region, side)[1] >= MIN_STROKE
+        self.side, self.r = side, r
+        ys, xs = np.ogrid[-r:r + 1, -r:r + 1]
+        self.disc = np.hypot(ys, xs) < r
+
+    def may_show(self, spot: np.ndarray) -> bool:
+        x, y, r = int(spot[0]) - self.left, int(spot[1]) - self.top, self.r
+        area = self.standing_out[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
+        disc = self.disc[max(0, r - y):, max(0, r - x):][:area.shape[0], :area.shape[1]]
+        return int(area[disc].sum()) >= STROKE_AREA * self.side * self.side
 
 
 def _each_die_once(dice: list[dict[str, Any]], unreadable: list[dict[str, Any]],
@@ -610,12 +670,17 @@ def _has_strokes(gray: np.ndarray, centre: tuple[float, float], side: float) -> 
     window = gray[max(0, y - 2 * r):y + 2 * r, max(0, x - 2 * r):x + 2 * r]
     if window.size < 16:
         return False
-    window = cv2.GaussianBlur(window, (0, 0), 1.2)  # a dim photo's sensor noise is thin and sharp too
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(0.35 * side) | 1,) * 2)
-    strokes = np.maximum(cv2.morphologyEx(window, cv2.MORPH_TOPHAT, disc), cv2.morphologyEx(window, cv2.MORPH_BLACKHAT, disc))
+    window, strokes = _top_hats(window, side)
     ys, xs = np.ogrid[:window.shape[0], :window.shape[1]]
     near = np.hypot(ys - (y - max(0, y - 2 * r)), xs - (x - max(0, x - 2 * r))) < r
     contrast = float(np.percentile(window, 99) - np.percentile(window, 1))
     return int((strokes[near] >= max(MIN_STROKE, 0.25 * contrast)).sum()) >= STROKE_AREA * side * side
 
 
+def _top_hats(window: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
+    """The window lightly blurred, and how far each pixel stands out of its surroundings, lighter or darker
+    (what a disc 0.35 of a side across cannot cover): thin strokes do, broad steps do not (`_has_strokes`)."""
+    window = cv2.GaussianBlur(window, (0, 0), 1.2)  # a dim photo's sensor noise is thin and sharp too
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(0.35 * side) | 1,) * 2)
+    return window, np.maximum(cv2.morphologyEx(window, cv2.MORPH_TOPHAT, disc),
+                              cv2.morphologyEx(window, cv2.MORPH_BLACKHAT, disc))
