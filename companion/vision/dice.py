@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 import cv2
 import numpy as np
@@ -50,7 +50,6 @@ HEAP = 16             # dice sides across: a blob bigger than this is not search
 ROUGH_CONTEXT = 36    # patch px round the rough pass's windows that shading is judged over (3x SHADING)
 ROUGH_TILE = 30       # patch px: a heap's squares are scored this far around each of several centres at a time,
 ROUGH_TILES = 4       # ... this many tiles (or turns) at a time
-ROUGH_BATCH = 256     # places scored at a time, likeliest first, as a search gets to them
 LEVEL_MARGIN = 0.02   # a face found by searching is level only if it matches this much better square than squashed
 FAINT_NEIGHBOURHOOD = 1.8  # dice sides across: the square round a faint die read where a second die's print may lie
 FOOTPRINT = 1.4       # of a die's top face: what one die covers of a blob of touching dice (its sides, its shadow)
@@ -327,14 +326,14 @@ class DiceReader:
         if max(blob.size) > 2 * side:
             # dice in a heap lie at every turn, not the heap's: every 15 degrees too
             turns = sorted(set(turns) | set(range(0, 90, 15)))
-        rough_places, centres, box_turns = self._rough_places(gray, blob.center, turns, side, reach)
+        coarse, centres, box_turns = self._rough_scores(gray, blob.center, turns, side, reach)
         found: list[dict[str, Any]] = []
         doubted: list[list[float]] = []  # where a face was seen and not read: the dice of a heap to ring
         looks = 0  # places looked at: one on a die already found is not a look (a heap's best places are its dice)
         room = blob.area / (side * side)  # dice the blob could hold
-        on_found = np.zeros(len(centres), bool)  # places on a die already found (thousands: judged all at once)
-        for k, rough_score in self._by_rough_score(rough_places):
-            rough = rough_score < MIN_SCORE - 0.1 and looks >= ALWAYS_LOOKED_AT
+        on_found = np.zeros(len(coarse), bool)  # places on a die already found (thousands: judged all at once)
+        for k in np.argsort(-coarse):
+            rough = coarse[k] < MIN_SCORE - 0.1 and looks >= ALWAYS_LOOKED_AT
             # a place is looked at again from other rough poses (a die is often read on a second look), so a
             # heap of many dice gets as many more looks (with a fixed number one leaning die took them all)
             if rough or len(found) > room or looks > 3 * len(found) + 6 + room:
@@ -363,12 +362,11 @@ class DiceReader:
                 doubted.append(seen)
         return found, doubted
 
-    def _rough_places(self, gray: np.ndarray, centre: tuple[float, float], turns: Iterable[float], side: float,
+    def _rough_scores(self, gray: np.ndarray, centre: tuple[float, float], turns: Iterable[float], side: float,
                       reach: int, step: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every die-sized square up to ``reach`` patch px around ``centre``, ``step`` apart, at each of ``turns``,
-        on the main directions of the enrolled faces (COARSE of them: what its rough score needs, see
-        `_by_rough_score`); each one's centre, and its turn. A heap's squares are cut a few tiles at a time: all at
-        once, a heap 12 dice across would hold ~200 MB of patches."""
+        """The rough score (best reference, main directions only) of every die-sized square up to ``reach``
+        patch px around ``centre``, ``step`` apart, at each of ``turns``; each one's centre, and its turn. A heap's
+        squares are scored a few tiles at a time: all at once, a heap 12 dice across would hold ~200 MB of patches."""
         tile = min(reach, ROUGH_TILE)  # a blob within one tile: one window, at ``centre``
         px = side * INNER / PATCH
         # tiles' centres (patch px from ``centre``) such that their squares continue one grid ``step`` apart
@@ -379,44 +377,14 @@ class DiceReader:
             c, s = np.cos(a), np.sin(a)
             boxes += [Box((centre[0] + (u * c - v * s) * px, centre[1] + (u * s + v * c) * px), float(turn), side)
                       for v in middles for u in middles]
-        places, centres, box_turns = [], [], []
+        scores, centres, box_turns = [], [], []
         for k in range(0, len(boxes), ROUGH_TILES):
             chunk = boxes[k:k + ROUGH_TILES]
             vectors, where, which = shifted_faces_of(gray, chunk, tile, step, ROUGH_CONTEXT, ROUGH_INK * MIN_INK)
-            places.append(vectors @ self.basis[:, :COARSE])
+            scores.append(self._scores(vectors, COARSE).max(axis=0))
             centres.append(where)
             box_turns.append(np.array([box.angle for box in chunk])[which])
-        return np.concatenate(places), np.concatenate(centres), np.concatenate(box_turns)
-
-    def _rough_scores(self, places: np.ndarray) -> np.ndarray:
-        """Each of `_rough_places`' places' rough score: its best correlation with any reference, on the main
-        directions only."""
-        return (self.refs[:, :COARSE] @ places.T).max(axis=0)
-
-    def _by_rough_score(self, places: np.ndarray) -> Iterator[tuple[int, float]]:
-        """`_rough_places`' places best rough score first, and each one's score, scored only as the search gets
-        to them: no place scores more than its length on the main directions times the longest reference's
-        there, and most of a heap's places (mat, shadow, dice's sides, half a die) fall short of the first
-        places looked at by that alone (half of a heap's places on physically based photos, four in five on
-        dev). The order is the order of every place scored, to the last bit (a search stops after a few looks)."""
-        if not hasattr(self, "_longest_rough_ref"):
-            self._longest_rough_ref = float(np.linalg.norm(self.refs[:, :COARSE], axis=1).max())
-        most = np.linalg.norm(places, axis=1) * self._longest_rough_ref * (1 + 1e-5)  # float rounding: a bound still
-        unscored = np.argsort(-most)
-        scores = np.full(len(places), -np.inf)  # of the places scored and not yet given
-        done = 0
-        while True:
-            best = int(np.argmax(scores)) if len(scores) else 0
-            # score more places while one not yet scored might beat the best scored
-            while done < len(places) and (scores[best] == -np.inf or most[unscored[done]] > scores[best]):
-                batch = unscored[done:done + ROUGH_BATCH]
-                scores[batch] = self._rough_scores(places[batch])
-                done += len(batch)
-                best = int(np.argmax(scores))
-            if not len(scores) or scores[best] == -np.inf:
-                return
-            yield best, float(scores[best])
-            scores[best] = -np.inf
+        return np.concatenate(scores), np.concatenate(centres), np.concatenate(box_turns)
 
     def _foreshortened(self, gray: np.ndarray, centre: list[float], turn: float, side: float) -> bool:
         """Does the face match better squashed along one of its axes than square, or about as well? A leaning

@@ -425,23 +425,6 @@ def test_a_heaps_strokes_found_once_rule_out_only_places_with_none(blender_reade
     assert sum(not m for m, show in zip(may, shows) if not show) > 0.5 * shows.count(False)
 
 
-def test_a_heaps_places_come_best_first_as_if_all_were_scored(blender_reader, monkeypatch):
-    """A search looks at a heap's places best rough score first, and stops after a few: they are scored only as
-    it gets to them (a place's length on the main directions bounds its score), in the order, and with the
-    scores, that scoring every place and sorting gives, and most are never scored."""
-    gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00110.jpg")), cv2.COLOR_BGR2GRAY)
-    places = blender_reader._rough_places(gray, (1200.0, 600.0), [0.0, 15.0, 30.0], 47.0, 60)[0]
-    every = blender_reader._rough_scores(places)
-    scored = []
-    monkeypatch.setattr(type(blender_reader), "_rough_scores",
-                        lambda self, some: scored.append(len(some)) or (self.refs[:, :32] @ some.T).max(axis=0))
-    first = [next(it) for it in [blender_reader._by_rough_score(places)] for _ in range(10)]
-    assert [k for k, _ in first] == list(np.argsort(-every)[:10])
-    assert np.allclose([score for _, score in first], np.sort(every)[::-1][:10], atol=1e-6)
-    assert sum(scored) < 0.5 * len(places)
-    assert [k for k, _ in blender_reader._by_rough_score(places)] == list(np.argsort(-every, kind="stable"))
-
-
 def test_a_heaps_squares_scored_a_tile_at_a_time_are_its_squares_scored_at_once(blender_reader, monkeypatch):
     """A heap is scored in tiles (memory); the tiles cover every square the whole window would, with the same
     rough scores (to the warp's rounding, 1/32 px: each tile's window is placed on its own), and may reach a
@@ -452,8 +435,7 @@ def test_a_heaps_squares_scored_a_tile_at_a_time_are_its_squares_scored_at_once(
     monkeypatch.setattr("companion.vision.dice.ROUGH_INK", 0.0)  # every square, none left out for want of ink
     gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00110.jpg")), cv2.COLOR_BGR2GRAY)
     reach = 2 * ROUGH_TILE + 9
-    places, where, turns = blender_reader._rough_places(gray, (1200.0, 600.0), [23.0], 47.0, reach)
-    tiled = blender_reader._rough_scores(places)
+    tiled, where, turns = blender_reader._rough_scores(gray, (1200.0, 600.0), [23.0], 47.0, reach)
     assert set(turns) == {23.0}
     vectors, centres = shifted_faces(gray, (1200.0, 600.0), 23.0, 47.0, reach, 3, context=ROUGH_CONTEXT)
     whole = blender_reader._scores(vectors, 32).max(axis=0)
