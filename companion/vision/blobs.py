@@ -227,13 +227,13 @@ def _markers(image: np.ndarray, small: np.ndarray) -> tuple[list[np.ndarray], li
     """The outlines of the markers seen, and of the corner markers placed from their neighbours (cut by the
     frame, under glare, or a die on a white border: no detector decodes them); ``small``: the photo at WORK_SCALE."""
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    corners, ids, _ = _marker_detector(at_work_scale=True).detectMarkers(gray)
+    corners, ids, _ = _marker_detector(work_scale=True).detectMarkers(gray)
     # the mat's corners only: a die's print once decoded as marker 17, and a marker's outline hides what it covers
     quads = {int(i): q.reshape(4, 2) / WORK_SCALE for i, q in zip(ids.ravel(), corners) if i < 4} if ids is not None else {}
     if 0 < len(quads) < 4:
         # a mat with markers, some not found at half size: at full size the detector found 5 more over 150 photos
         # (a whole marker beside a die, one small and far) for ~10 ms
-        corners, ids, _ = _marker_detector(at_work_scale=False).detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        corners, ids, _ = _marker_detector(work_scale=False).detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
         quads.update({int(i): q.reshape(4, 2) for i, q in zip(ids.ravel(), corners) if i < 4 and i not in quads}
                      if ids is not None else {})
     placed = _placed_by_the_mat(quads)  # where the mat's edges meet
@@ -245,13 +245,13 @@ def _markers(image: np.ndarray, small: np.ndarray) -> tuple[list[np.ndarray], li
     return [grown(q) for q in quads.values()], [grown(q) for q in placed.values()]
 
 
-def _marker_detector(at_work_scale: bool) -> cv2.aruco.ArucoDetector:
+def _marker_detector(work_scale: bool) -> cv2.aruco.ArucoDetector:
     """The corner markers' detector. At work scale it thresholds the photo over windows of 3 and 13 px, not 3, 13
     and 23 (OpenCV's default): the same 207 markers, corners and all, over 95 photos of 14 sets, in under half
     the time (~8 -> ~4 ms a photo). At full size, where markers are twice as big, the default. (Made for each
     photo: it costs microseconds, and one shared by the server's threads need not be thread-safe.)"""
     parameters = cv2.aruco.DetectorParameters()
-    if at_work_scale:
+    if work_scale:
         parameters.adaptiveThreshWinSizeMax = 13
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), parameters)
 

@@ -26,12 +26,8 @@ SHADING_BOX = int(np.sqrt(6 * SHADING ** 2 + 1)) | 1  # the box, twice over, wit
 def face_patch(image: np.ndarray, blob: Blob, side: float, shift: tuple[float, float] = (0, 0), turn: float = 0.0,
                squash: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
     """The die's top face, squared up along its box, ``side`` px across (grey levels); ``squash`` scales the box's axes."""
-    hx, hy = side * INNER / 2 * squash[0], side * INNER / 2 * squash[1]
-    (cx, cy), angle = (blob.center[0] + shift[0], blob.center[1] + shift[1]), np.deg2rad(blob.angle + turn)
-    c, s = np.cos(angle), np.sin(angle)
-    src = np.float32([[cx - hx * c + hy * s, cy - hx * s - hy * c],
-                      [cx + hx * c + hy * s, cy + hx * s - hy * c],
-                      [cx + hx * c - hy * s, cy + hx * s + hy * c]])
+    centre = (blob.center[0] + shift[0], blob.center[1] + shift[1])
+    src = np.float32(_face_corners(Box(centre, blob.angle + turn, side, squash)))
     dst = np.float32([[0, 0], [PATCH, 0], [PATCH, PATCH]])
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     patch = cv2.warpAffine(gray, cv2.getAffineTransform(src, dst), (PATCH, PATCH), flags=cv2.INTER_AREA)
@@ -42,21 +38,25 @@ def face_patches_of(gray: np.ndarray, boxes: list["Box"]) -> np.ndarray:
     """`face_patch` of several boxes of a grey photo at once (count x PATCH x PATCH): one remap for all (each warp
     alone cost ~0.03 ms, most of it in calls; a die is classified at ~40 boxes round its blob's)."""
     uv = np.arange(PATCH) / PATCH  # each pixel's place, as a share of the patch's side (OpenCV's pixel u lies at u)
-    corners, across, down = [], [], []
-    for (cx, cy), angle, side, squash in boxes:
-        hx, hy = side * INNER / 2 * squash[0], side * INNER / 2 * squash[1]
-        a = math.radians(angle)
-        c, s = math.cos(a), math.sin(a)
-        corners.append((cx - hx * c + hy * s, cy - hx * s - hy * c))  # the patch's top left in the photo
-        across.append((2 * hx * c, 2 * hx * s))
-        down.append((-2 * hy * s, 2 * hy * c))
-    corners, across, down = np.array(corners), np.array(across), np.array(down)
+    top_left, top_right, bottom_right = np.array([_face_corners(box) for box in boxes]).transpose(1, 0, 2)
+    corners, across, down = top_left, top_right - top_left, bottom_right - top_right
     maps = np.empty((2, len(boxes), PATCH, PATCH), np.float32)
     for axis in (0, 1):  # x, then y: a row's part plus a column's part
         np.add((corners[:, axis, None] + down[:, axis, None] * uv)[:, :, None], (across[:, axis, None] * uv)[:, None, :],
                out=maps[axis], casting="unsafe")
     maps = maps.reshape(2, len(boxes) * PATCH, PATCH)
     return cv2.remap(gray, maps[0], maps[1], cv2.INTER_LINEAR).reshape(len(boxes), PATCH, PATCH)
+
+
+def _face_corners(box: "Box") -> list[list[float]]:
+    """Where a box's face patch has its top left, top right and bottom right corners in the photo."""
+    (cx, cy), (fx, fy) = box.centre, box.squash
+    hx, hy = box.side * INNER / 2 * fx, box.side * INNER / 2 * fy
+    angle = np.deg2rad(box.angle)
+    c, s = np.cos(angle), np.sin(angle)
+    return [[cx - hx * c + hy * s, cy - hx * s - hy * c],
+            [cx + hx * c + hy * s, cy + hx * s - hy * c],
+            [cx + hx * c - hy * s, cy + hx * s + hy * c]]
 
 
 def normalise(patch: np.ndarray) -> np.ndarray:
@@ -145,7 +145,7 @@ def _unshaded(stack: np.ndarray) -> np.ndarray:
     return light @ stack @ light.T - shading @ stack @ shading.T
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=160)  # sizes run from a patch (40) to a heap's tile and its context (172): all fit
 def _filters(size: int) -> tuple[np.ndarray, np.ndarray]:
     """The matrices of `_unshaded`'s light blur and its shading (a box blur twice: near a Gaussian of SHADING px)
     along one axis of a ``size``-square window, each with OpenCV's default border (reflected about the edge pixel)."""
