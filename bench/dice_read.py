@@ -1,14 +1,16 @@
 """Dice reader accuracy and speed on the rendered photo sets, next to a template-matching baseline.
 
 For each set (dev: tuned on; held-out: other art and colouring, held out until
-session 3; blender: physically based renders, the safeguards were developed on it) it enrolls from the set's enroll/ folder, reads every photo and
-prints: per-die accuracy on non-cocked dice, misread rate (a wrong face
-reported as read), abstention rate, share of photos read perfectly, and the
-median ms per photo on one core; and how many level dice the classifier reads right
-when shown their true top faces (what enrollment allows: the gap to "correct" is the
-reader's finding of the dice, its searches and doubts). The baseline, in the same run, matches each
-enrolled face's mean picture at 8 rotations over the whole frame
-(cv2.matchTemplate) and reads the best face at each true die centre.
+session 3; blender: physically based renders, the safeguards were developed on it)
+it enrolls from the set's enroll/ folder, reads every photo and prints: per-die
+accuracy on non-cocked dice, misread rate (a wrong face reported as read),
+abstention rate, share of photos read perfectly, and the median ms per photo on
+one core (its first read, and the least of three reads); and how many level dice
+the classifier reads right when shown their true top faces (what enrollment
+allows: the gap to "correct" is the reader's finding of the dice, its searches
+and doubts). The baseline, in the same run, matches each enrolled face's mean
+picture at 8 rotations over the whole frame (cv2.matchTemplate) and reads the
+best face at each true die centre.
 Targets (issue 4): >= 99.9 % correct, <= 0.1 % misread, >= 98 % perfect photos,
 <= 60 ms per photo, >= 10x faster than the baseline.
 """
@@ -26,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import pin_one_core  # noqa: E402  (before numpy: it sets one BLAS thread)
+from bench.common import pin_one_core, time_ms  # noqa: E402  (before numpy: it sets one BLAS thread)
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -35,6 +37,7 @@ from bench.truth import at_true_top_faces  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "dice"
 MATCH_PX = 20  # a reading within this many px of a true centre is that die
+STEADY_READS = 3  # each photo is read this many times: the first read's time, and the least of them, are reported
 
 
 def evaluate(folder: Path, baseline_photos: int) -> dict:
@@ -42,13 +45,16 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
 
     reader = DiceReader.enroll(folder / "enroll")
     counted = correct = misread = abstained = phantom = perfect = photos = cocked_read = at_pose = 0
-    times = []
+    times, steady = [], []
     for path in sorted(folder.glob("scene-*.jpg")):
         truth = json.loads(path.with_suffix(".json").read_text())["dice"]
         image = cv2.imread(str(path))
         start = time.perf_counter()
         reading = reader.read(image)
         times.append((time.perf_counter() - start) * 1000)
+        # the same photo read again: this shared machine's timings swing by a third between runs, the least of
+        # three reads much less (readings do not change: the reader keeps nothing between photos but caches)
+        steady.append(min([times[-1]] + [time_ms(lambda: reader.read(image)) for _ in range(STEADY_READS - 1)]))
         photos += 1
         used, ok_photo = set(), True
         for die in truth:
@@ -74,7 +80,7 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
     base_ms, base_acc = baseline(folder, reader, baseline_photos)
     return {"dice": counted, "correct": correct / counted, "misread": misread / counted, "abstain": abstained / counted,
             "perfect": perfect / photos, "photos": photos, "phantom": phantom, "cocked_read": cocked_read,
-            "ms": statistics.median(times), "baseline_ms": base_ms, "baseline_correct": base_acc,
+            "ms": statistics.median(times), "steady_ms": statistics.median(steady), "baseline_ms": base_ms, "baseline_correct": base_acc,
             "at_pose": at_pose / counted}
 
 
@@ -131,8 +137,9 @@ def main() -> None:
               f"abstain {r['abstain']:.1%}, perfect photos {r['perfect']:.0%}, phantom dice {r['phantom']}, "
               f"cocked read as level {r['cocked_read']}")
         print(f"{'':8s} at the true top faces (enrollment and classifier only, no finding): {r['at_pose']:.1%} read right")
-        print(f"{'':8s} median {r['ms']:.1f} ms per photo; baseline (template matching, 8 rotations) "
-              f"{r['baseline_ms']:.0f} ms, {r['baseline_correct']:.1%} correct; ratio {r['baseline_ms'] / r['ms']:.1f}x")
+        print(f"{'':8s} median {r['ms']:.1f} ms per photo (first read; least of {STEADY_READS}: {r['steady_ms']:.1f} ms); "
+              f"baseline (template matching, 8 rotations) {r['baseline_ms']:.0f} ms, {r['baseline_correct']:.1%} correct; "
+              f"ratio {r['baseline_ms'] / r['ms']:.1f}x ({r['baseline_ms'] / r['steady_ms']:.1f}x)")
 
 
 if __name__ == "__main__":
