@@ -143,10 +143,36 @@ def test_wild_animal_never_from_a_complete_skeleton():
         s.observe({"bob": sk(1, arm=-1), "ann": {"skull": 1, "arm": 1}})
 
 
-def test_no_card_moves_a_leg_between_graves():
+def test_a_leg_lost_and_gained_in_one_look_is_a_decay_and_a_skeleton_card():
+    # Seed: Decay Cards "return skeleton pieces to the Ossuary"; a skeleton card brings one
+    # from it; only the type matters. Seen in one look, bob's leg to the Ossuary, ann's from it.
     s = at(game(), bob={"skull": 1, "leg": 1}, ann={"skull": 1})
-    with pytest.raises(IllegalPlay, match="grave to grave"):
-        s.observe({"bob": {"skull": 1}, "ann": {"skull": 1, "leg": 1}})
+    s = s.observe({"bob": {"skull": 1}, "ann": {"skull": 1, "leg": 1}})
+    assert s.last_change == ("1 leg from the Ossuary to grave ann", "1 leg from grave bob to the Ossuary")
+    assert s.view()["cards_left"] == 2  # the Decay counts against bob
+
+
+def test_a_ribs_decayed_from_a_complete_skeleton_is_still_refused_in_one_look():
+    s = at(game(), bob=sk(1), ann={"skull": 1})
+    with pytest.raises(IllegalPlay, match="Decay never takes a piece of a complete skeleton"):
+        s.observe({"bob": sk(1, ribs=-1), "ann": {"skull": 1, "ribs": 1}})
+
+
+def test_own_pieces_never_go_back_to_the_ossuary():
+    # Seed: Decay returns pieces "from an opponent's grave"; cards are played "for each
+    # opposing player". No card sends the turn player's own pieces back.
+    s = at(game(), ann={"skull": 1, "arm": 2})
+    with pytest.raises(IllegalPlay, match="your own pieces"):
+        s.observe({"ann": {"skull": 1, "arm": 1}})
+    assert s.observe({"ann": {"skull": 1, "arm": 1}}, override="knocked off").graves["ann"]["arm"] == 1
+
+
+def test_an_arm_from_the_turn_players_grave_to_another_is_a_haunt():
+    # Seed: "Haunt must be played on an opposing player's turn": another player's Wild Animal,
+    # turned by Haunt, can take the turn player's arm.
+    s = at(game(), ann={"skull": 1, "arm": 1}, bob={"skull": 1})
+    s = s.observe({"ann": {"skull": 1}, "bob": {"skull": 1, "arm": 1}})
+    assert s.last_change == ("1 arm from grave ann to grave bob (Haunt: bob turned a Cemetery card on this turn)",)
 
 
 # -- override, bad input, box -------------------------------------------------------------------
@@ -157,9 +183,12 @@ def test_an_override_is_recorded():
     assert s.overrides == ("house rule: grave ann: a skeleton starts with its skull (1 arm without a skull)",)
 
 
-def test_more_pieces_than_the_box():
-    with pytest.raises(IllegalPlay, match="than the box holds"):
+def test_more_pieces_than_the_box_is_a_miscount_not_a_play():
+    # rules/sepulchre.md: "The Ossuary starts with every piece of the box": no more can be out.
+    with pytest.raises(BadInput, match="5 skull pieces in the graves, more than the box holds"):
         game(sets=4).observe({"ann": {"skull": 5}})
+    with pytest.raises(BadInput, match="than the box holds"):
+        game(sets=4).observe({"ann": {"skull": 5}}, override="count it anyway")
 
 
 @pytest.mark.parametrize("graves, message", [

@@ -96,6 +96,32 @@ def test_multi_target_does_not_move_further_for_nothing():
     assert [x.target for x in activation.attacks] == ["A"]
 
 
+def test_single_target_attack_stays_where_it_already_attacks():
+    # rules/dark-tomb.md, Move: "the one that attacks the most targets (the focus plus
+    # others in range, up to `targets`), then fewest steps". With one target, a cell next to
+    # both A and B attacks no more than its own cell next to A, so it does not move.
+    result = turn("""
+        A.B
+        a..
+    """, a={"move": 3})
+    activation = act(result, "a")
+    assert activation.focus == "A" and activation.end == (0, 1)
+    assert [x.target for x in activation.attacks] == ["A"]
+
+
+def test_two_target_attack_stays_where_it_already_attacks_two():
+    # The same rule with targets 2: the cell (1,1) amid A, B and C attacks two, no more
+    # than the cell where it stands beside A and C, so it does not walk 6 steps round.
+    result = turn("""
+        .Aa.
+        B.C.
+        ....
+    """, rolls=[10, 10, 10], a={"move": 6, "attack": {"targets": 2}})
+    activation = act(result, "a")
+    assert activation.end == (2, 0)
+    assert len(activation.attacks) == 2
+
+
 def test_all_targets_in_range():
     result = turn("...\n.a.\n...\nA.B", rolls=[10, 10, 10], a={"move": 0, "attack": {"range": [1, 3], "targets": "all"}})
     assert [x.target for x in act(result, "a").attacks] == ["A", "B"]

@@ -100,7 +100,8 @@ def activate(board: Board, monster_id: str, d20: Callable[[], int]) -> Activatio
         act.focus = focus.id
         in_reach = [c for c in reachable if c in attack_cells[focus.id]]
         if in_reach:
-            end = pick(in_reach, lambda c: -(1 + attack.cap(len(others_in_range(c, focus)))), lambda c: steps[c])
+            # Targets it would attack from there: the focus plus others, never more than its cap.
+            end = pick(in_reach, lambda c: -attack.cap(1 + len(others_in_range(c, focus))), lambda c: steps[c])
             act.why = f"{focus.id} is {need[focus.id]} steps from an attack spot (nearest)"
         else:
             left = distances(attack_cells[focus.id], crossable, until=reachable)

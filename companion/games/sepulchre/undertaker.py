@@ -2,9 +2,9 @@
 
 A change is the difference between the graves the Undertaker last recorded and
 the graves it sees now. It is split into transfers of single pieces (Ossuary to
-grave, grave to Ossuary, grave to grave) and each is checked. A change that
-breaks a rule is refused with the rule named; the table fixes the pieces or
-records it anyway as an override.
+grave, grave to Ossuary, and grave to grave for skulls and arms) and each is
+checked. A change that breaks a rule is refused with the rule named; the table
+fixes the pieces or records it anyway as an override.
 """
 
 from __future__ import annotations
@@ -28,6 +28,11 @@ class Transfer:
         src = "the Ossuary" if self.source == OSSUARY else f"grave {self.source}"
         dst = "the Ossuary" if self.dest == OSSUARY else f"grave {self.dest}"
         return f"1 {self.piece} from {src} to {dst}"
+
+
+# Only these types move from one grave to another (Mad Scientist: skull; Wild Animal: arm).
+# Any other type lost by one grave and gained by another is a Decay plus a skeleton card.
+GRAVE_TO_GRAVE = ("skull", "arm")
 
 
 @dataclass(frozen=True)
@@ -92,7 +97,7 @@ class Sepulchre:
     # -- a change of the graves -------------------------------------------------------------
 
     def transfers(self, seen: dict[str, Counts]) -> list[Transfer]:
-        """Split the difference into single-piece moves; a grave's loss feeds another's gain first."""
+        """Split the difference into single-piece moves; a grave's lost skull or arm feeds another's gain first."""
         moves: list[Transfer] = []
         for piece in PIECES:
             gains, losses = [], []
@@ -100,19 +105,20 @@ class Sepulchre:
                 delta = seen[name][piece] - self.graves[name][piece]
                 gains += [name] * max(delta, 0)
                 losses += [name] * max(-delta, 0)
-            while gains and losses:
+            while gains and losses and piece in GRAVE_TO_GRAVE:
                 moves.append(Transfer(piece, losses.pop(0), gains.pop(0)))
             moves += [Transfer(piece, OSSUARY, g) for g in gains]
             moves += [Transfer(piece, g, OSSUARY) for g in losses]
         return moves
 
     def check(self, seen: dict[str, Counts]) -> tuple[list[Transfer], list[Flag]]:
-        moves = self.transfers(seen)
-        flags: list[Flag] = []
         left = add(self.box, _sum(seen.values()), -1)
         for piece in PIECES:
-            if left[piece] < 0:
-                flags.append(Flag("the box", f"more {piece} pieces in the graves than the box holds: count again"))
+            if left[piece] < 0:  # a miscount, not a play: nothing to override
+                raise BadInput(f"{self.box[piece] - left[piece]} {piece} pieces in the graves, more than "
+                               f"the box holds ({self.box[piece]}): count again")
+        moves = self.transfers(seen)
+        flags: list[Flag] = []
         taken_from: list[str] = []
         for move in moves:
             if move.source != OSSUARY:
@@ -133,6 +139,9 @@ class Sepulchre:
 
     def _check_taking(self, move: Transfer, seen: dict[str, Counts]) -> list[Flag]:
         old = self.graves[move.source]
+        if move.dest == OSSUARY and move.source == self.player:
+            return [Flag("Decay", f"no card returns your own pieces to the Ossuary: Decay is played "
+                                  f"against an opponent (grave {move.source}, {move.piece})")]
         if move.dest == OSSUARY:  # Decay
             if move.piece == "skull":
                 return [Flag("Decay", f"Decay never takes a skull (grave {move.source})")]
@@ -144,13 +153,11 @@ class Sepulchre:
                 return [Flag("Mad Scientist", f"Mad Scientist takes a skull only from a complete skeleton "
                                               f"(grave {move.source} has none)")]
             return []
-        if move.piece == "arm":  # Wild Animal
-            if in_progress(old)["arm"] < 1:
-                return [Flag("Wild Animal", f"Wild Animal takes an arm only from a skeleton in progress "
-                                            f"(grave {move.source})")]
-            return []
-        return [Flag("grave to grave", f"no card moves a {move.piece} from one grave to another "
-                                       f"({move.source} to {move.dest})")]
+        # Wild Animal: the only other type that transfers() pairs grave to grave is an arm.
+        if in_progress(old)["arm"] < 1:
+            return [Flag("Wild Animal", f"Wild Animal takes an arm only from a skeleton in progress "
+                                        f"(grave {move.source})")]
+        return []
 
     def _check_grave(self, name: str, grave: Counts) -> list[Flag]:
         flags = []
@@ -185,10 +192,15 @@ class Sepulchre:
         completed = self.completed | {n for n in self.players if complete(seen[n]) > complete(self.graves[n])}
         finished = self.finished + tuple(n for n in self.players
                                          if complete(seen[n]) >= WIN_SKELETONS and n not in self.finished)
-        notes = tuple(str(m) for m in moves)
+        notes = tuple(self._note(m) for m in moves)
         overrides = self.overrides + ((f"{override}: " + "; ".join(f.message for f in flags),) if flags else ())
         return replace(self, graves=seen, against=frozenset(against), completed=frozenset(completed),
                        finished=finished, last_change=notes, overrides=overrides)
+
+    def _note(self, move: Transfer) -> str:
+        if move.source == self.player and move.dest != OSSUARY:
+            return f"{move} (Haunt: {move.dest} turned a Cemetery card on this turn)"
+        return str(move)
 
     def next_turn(self) -> "Sepulchre":
         """TURN: the per-turn limits reset; finished players are skipped in the long play."""
