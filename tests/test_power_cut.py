@@ -12,7 +12,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,29 +20,17 @@ import time
 import urllib.request
 from http.cookiejar import CookieJar
 
+from .servers import free_port, wait_until_up
 
 CUTS = int(os.environ.get("POWER_CUTS", "12"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start(port, data):
     env = {**os.environ, "XDG_DATA_HOME": str(data)}
     proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--demo", "--port", str(port)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=1).read()
-            return proc
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("server did not start")
+    wait_until_up(f"http://127.0.0.1:{port}/api/state", proc)
+    return proc
 
 
 def client(port, acked, stop, prefix):

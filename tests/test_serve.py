@@ -4,10 +4,8 @@ import os
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 
-from .test_power_cut import free_port
+from .servers import free_port, wait_until_up
 
 
 def test_the_server_binds_where_the_config_says(tmp_path):
@@ -17,15 +15,7 @@ def test_the_server_binds_where_the_config_says(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "--config", str(tmp_path / "c.toml"), "serve", "--demo"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.2:{port}/api/state", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("not listening on 127.0.0.2")
+        wait_until_up(f"http://127.0.0.2:{port}/api/state", proc)
         with socket.socket() as s:
             assert s.connect_ex(("127.0.0.1", port)) != 0, "it must not listen on other addresses"
     finally:

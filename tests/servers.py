@@ -1,0 +1,28 @@
+"""Real servers for tests: a free loopback port, and waiting until a started server answers."""
+
+import socket
+import subprocess
+import time
+import urllib.request
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until_up(url: str, proc: subprocess.Popen, timeout: float = 30) -> None:
+    """Return once ``url`` answers; fail at once if the server exits, or after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            raise AssertionError(f"the server exited with {proc.returncode}: {err[-2000:]}")
+        try:
+            urllib.request.urlopen(url, timeout=1).read()
+            return
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise AssertionError(f"{url} did not answer in {timeout} s")
