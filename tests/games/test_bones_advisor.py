@@ -99,6 +99,20 @@ def test_a_gravestone_on_a_weak_skeleton_with_many_dice_left_says_roll_again():
     assert bury.value < plays[0].value
 
 
+def test_an_approximate_search_never_lays_away_the_last_die_that_can_show_a_gravestone():
+    # rules/rolling-bones.md: "bury (only if the latest roll shows a gravestone)", and the
+    # gravestone is a centre face. A 9-die throw is past the exact search (every fitting bone
+    # laid): laying all four centre bones held in hand would leave no way ever to bury.
+    roll = ["skull", "ribcage", "spine", "pelvis", "left-upper-arm", "left-forearm", "right-upper-arm",
+            "left-upper-arm", "right-upper-arm"]
+    centre_in_hand = sum(FACES[f][0] == "center" for f in roll)
+    plays, exact = advise(Advisor(), Layout({}), roll, 1)
+    assert not exact and plays[0].value > 2
+    laid_centre = sum(FACES[face][0] == "center" for face, _ in plays[0].lay)
+    paid_centre = sum(FACES[face][0] == "center" for face in plays[0].pay)
+    assert plays[0].then == "roll" and centre_in_hand - laid_centre - paid_centre >= 1
+
+
 # -- the advice is legal in every state (hypothesis plays random turns to a decision) ----------
 
 # Legality does not depend on the fidelity: a coarse advisor, shared so its memo stays warm.

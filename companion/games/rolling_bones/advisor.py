@@ -102,6 +102,33 @@ def bone_choices(filled: int, shown: int, max_full: int) -> tuple[tuple[tuple[in
     return tuple((m, dice_used(m)) for m in sorted(choices)), complete
 
 
+def keeping_a_centre_die(filled: int, choices: tuple, centre_dice: int) -> tuple:
+    """Only a centre die can show a gravestone. A pruned set of lays (the approximations) may
+    hold only lays that use every centre die in hand, leaving burying impossible: add each such
+    lay with fewer centre bones (still connected), so a play that can still bury is weighed."""
+    out = dict(choices)
+    for bones, used in choices:
+        if used[2] < centre_dice:
+            continue
+        centre = bones & KIND_MASK[KINDS[2]]
+        for sub in _submasks(centre):
+            if sub.bit_count() >= centre_dice:
+                continue
+            part = bones & ~centre | sub
+            for piece in [grow(filled, part)] if filled else pieces_of(part):
+                out.setdefault(piece, dice_used(piece))
+    return tuple(sorted(out.items()))
+
+
+def _submasks(mask: int):
+    sub = mask
+    while True:
+        yield sub
+        if not sub:
+            return
+        sub = (sub - 1) & mask
+
+
 @dataclass(frozen=True)
 class Option:
     """One way to play the throw on the table, with its value (expected points or win chance)."""
@@ -237,6 +264,8 @@ class Advisor:
         must_lay = post_ops > 0 and forced is None
         best, any_play = self.lost, False
         choices, exact = bone_choices(filled, throw.bones, max_full)
+        if not exact and counts[2]:
+            choices = keeping_a_centre_die(filled, choices, counts[2])
         can_hat = throw.hat and not hat and not wrong & SKULL
         l, r, c = counts
         for bones, (ul, ur, uc) in choices:
