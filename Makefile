@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: run test venv bench clean
+.PHONY: run test test-all venv bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,8 +16,12 @@ venv: $(BIN)/python
 run: venv
 	$(BIN)/companion serve --demo
 
-## Set up and run the whole test suite (exit 5, "no tests ran", fails like any other failure).
+## Set up and run the tests, all but the slow photo-set ones (a few minutes; exit 5, "no tests ran", fails).
 test: venv
+	$(BIN)/python -m pytest -m "not slow"
+
+## Every test, the slow photo-set ones too (about an hour on 2 cores; CI runs this).
+test-all: venv
 	$(BIN)/python -m pytest
 
 bench: venv

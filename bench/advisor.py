@@ -29,16 +29,13 @@ from companion.games.rolling_bones.advice import Play, advise  # noqa: E402
 from companion.games.rolling_bones.advisor import Advisor  # noqa: E402
 from companion.games.rolling_bones.dice import FACE_IDS, FACES, GRAVESTONE, HAT, KINDS  # noqa: E402
 from companion.games.rolling_bones.turn import OVER, Turn  # noqa: E402
+from companion.games.rolling_bones.win_play import follow, throw  # noqa: E402
 
 FACES_OF = {kind: [f for f in FACE_IDS if FACES[f][0] == kind] for kind in KINDS}
 SPREAD_FILE = Path(__file__).resolve().parents[1] / "companion/games/rolling_bones/turn_points.py"
 
 # A policy looks at a turn in the LAY phase and returns the play to make.
 Policy = Callable[[Turn], Play]
-
-
-def throw(turn: Turn, rng: random.Random) -> Turn:
-    return turn.throw([rng.choice(FACES_OF[kind]) for kind, n in turn.to_throw for _ in range(n)])
 
 
 def play_turn(policy: Policy, rng: random.Random, times: list[float] | None = None) -> int:
@@ -53,21 +50,6 @@ def play_turn(policy: Policy, rng: random.Random, times: list[float] | None = No
             return points
         turn = throw(turn, rng)
     return turn.points
-
-
-def follow(turn: Turn, play: Play) -> tuple[Turn, int | None]:
-    """Make ``play`` on the state machine: the turn waiting for its next throw, or the turn's points if it ended."""
-    for face, slot in play.lay:
-        turn = turn.lay(face, slot)
-        if turn.phase == OVER:
-            return turn, turn.points
-    if play.bury:
-        return turn, turn.bury().points
-    if play.pay is None:
-        return turn, 0
-    if play.take_hat:
-        turn = turn.take_hat()
-    return turn.pay(list(play.pay)), None
 
 
 def advisor_policy(advisor: Advisor, exactness: Counter | None = None) -> Policy:
@@ -181,6 +163,59 @@ def write_spread(points: list[int]) -> None:
         f"TURN_POINTS: dict[int, int] = {{\n    {body},\n}}\n")
 
 
+def page_speed(states: int) -> None:
+    """What the page waits for: the points play alone (asked first), then the play with the chance
+    to win, from a fresh process's advisor (the shipped memo), on decisions of advisor self-play
+    with random scores, for targets 100 and 300 and 2 or 6 players. Baseline: the exact win search
+    (what the page ran before win_play.py) on the first few of them."""
+    from companion.advisor_memo import points_advisor
+    from companion.games.rolling_bones.advice import TurnState, advice_for
+    from companion.games.rolling_bones.win import win_table, win_utility
+    from companion.web.bones import PAGE_BUDGET
+
+    advisor = points_advisor()
+    rng = random.Random(21)
+    decisions: list[Turn] = []
+    while len(decisions) < states:
+        turn = throw(Turn(), rng)
+        while turn.phase != OVER and len(decisions) < states:
+            decisions.append(turn)
+            plays, _ = advise(advisor, turn.layout, list(turn.loose), turn.next_cost)
+            turn, points = follow(turn, plays[0])
+            if points is not None:
+                break
+            turn = throw(turn, rng)
+    for target in (100, 300):
+        started = time.perf_counter()
+        win_table(target)
+        print(f"  win table for target {target}: {(time.perf_counter() - started) * 1000:.0f} ms (once per process)")
+        for players in (2, 6):
+            points_ms, win_ms, methods = [], [], Counter()
+            for turn in decisions:
+                scores = [rng.randrange(0, target) for _ in range(players)]
+                state = TurnState(turn.layout, turn.loose, turn.next_cost, scores[0], tuple(scores[1:]), target)
+                started = time.perf_counter()
+                advice_for(state, advisor, throws=PAGE_BUDGET, win=False)
+                points_ms.append((time.perf_counter() - started) * 1000)
+                started = time.perf_counter()
+                answer = advice_for(state, advisor, throws=PAGE_BUDGET)
+                win_ms.append((time.perf_counter() - started) * 1000)
+                methods[answer.get("win", {}).get("method", "skipped")] += 1
+            print(f"  target {target}, {players} players, {len(decisions)} decisions: points play median "
+                  f"{statistics.median(points_ms):.1f} ms, worst {max(points_ms):.0f} ms "
+                  f"({sum(t <= 300 for t in points_ms)} within 300 ms); with the win play median "
+                  f"{statistics.median(win_ms):.0f} ms, worst {max(win_ms):.0f} ms "
+                  f"({sum(t <= 1000 for t in win_ms)} within 1 s); win {dict(methods)}")
+    baseline = decisions[:3]
+    exact_ms = []
+    for turn in baseline:
+        started = time.perf_counter()
+        advise(Advisor(win_utility(60, 70, 100)), turn.layout, list(turn.loose), turn.next_cost)
+        exact_ms.append((time.perf_counter() - started) * 1000)
+    print(f"  baseline, the exact win search on the first {len(baseline)} decisions: median "
+          f"{statistics.median(exact_ms):.0f} ms, worst {max(exact_ms):.0f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--turns", type=int, default=20000, help="turns per simple policy")
@@ -190,8 +225,12 @@ def main() -> None:
     parser.add_argument("--write-spread", action="store_true")
     parser.add_argument("--write-memo", action="store_true", help="store the filled memo in the package (companion/data/)")
     parser.add_argument("--remembered-turns", type=int, default=2000, help="turns played from the stored memo")
+    parser.add_argument("--page-states", type=int, default=60, help="decisions timed as the page asks them (0: skip)")
     args = parser.parse_args()
     pin_one_core()
+    if args.page_states:
+        print("page advice (one core):", flush=True)
+        page_speed(args.page_states)
 
     results: dict[str, tuple[float, float]] = {}
     simple = [("bury at the first gravestone", None)] + [(f"roll until {n} points", n) for n in (5, 10, 15, 20, 25)]

@@ -20,12 +20,9 @@ from .games.registry import all_games
 from .referee import Referee
 from .store import EventStore
 from .table import Table
+from .vision.model_sets import models_dir
 
 log = logging.getLogger("companion")
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
-DEMO_PHOTOS = REPO_ROOT / "models" / "demo" / "photos"
-DEMO_BOARDS = REPO_ROOT / "models" / "demo" / "boards"
 
 
 @dataclass
@@ -89,7 +86,7 @@ def _camera_and_reader(settings: dict[str, Any], demo: bool):
         if demo:
             from .devices.camera import FolderCamera
 
-            camera = FolderCamera(settings["camera"].get("folder") or DEMO_PHOTOS)
+            camera = FolderCamera(settings["camera"].get("folder") or models_dir() / "demo" / "photos")
         else:
             from .devices.camera import ReconnectingCamera, open_camera
 
@@ -114,12 +111,13 @@ def _piece_reader(settings: dict[str, Any], demo: bool):
     from .jsonfile import read_json
 
     section = settings.get("sepulchre", {})
-    graves_file = section.get("graves") or (DEMO_BOARDS / "graves.json" if demo else "")
+    demo_boards = models_dir() / "demo" / "boards"
+    graves_file = section.get("graves") or (demo_boards / "graves.json" if demo else "")
     board_camera = None
-    if demo and DEMO_BOARDS.is_dir() and not section.get("folder"):
+    if demo and demo_boards.is_dir() and not section.get("folder"):
         from .devices.camera import FolderCamera
 
-        board_camera = FolderCamera(DEMO_BOARDS)
+        board_camera = FolderCamera(demo_boards)
     if not graves_file:
         return None, board_camera
     try:

@@ -65,3 +65,19 @@ def api(client):
 
     post.token = token
     return post
+
+
+def pytest_sessionstart(session):
+    """COMPANION_TEST_INSTALLED=1 (.ci/run's second venv): the tests must import the installed wheel.
+
+    The repo goes last on sys.path there, so `bench` is found and `companion` still comes from the wheel."""
+    import os
+
+    if os.environ.get("COMPANION_TEST_INSTALLED") != "1":
+        return
+    root = Path(__file__).resolve().parents[1]
+    sys.path.append(str(root))
+    import companion
+
+    if Path(companion.__file__).resolve().is_relative_to(root):
+        raise pytest.UsageError(f"COMPANION_TEST_INSTALLED=1 but companion comes from {companion.__file__}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, current_app, jsonify, request
 
 from ..errors import BadInput
 from ..games.rolling_bones import FACE_IDS, Layout, best_layout, kind_of
@@ -122,7 +122,8 @@ def advice():
     if not desk.busy.acquire(blocking=False):
         return jsonify(advice=None, busy=True)
     try:
-        return jsonify(advice=advice_for(state, desk.advisor, throws=PAGE_BUDGET))
+        win = request.args.get("win", "1") != "0"  # ?win=0: the points play alone, at once
+        return jsonify(advice=advice_for(state, desk.advisor, throws=PAGE_BUDGET, win=win))
     except SearchTooLong:
         return jsonify(advice=None, why="no advice for this roll: the search ran too long")
     finally:

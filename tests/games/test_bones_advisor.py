@@ -205,3 +205,40 @@ def test_a_search_past_its_budget_stops_and_leaves_the_memo_right():
     after, _ = advise(interrupted, layout, roll, 2)
     fresh, _ = advise(Advisor(), layout, roll, 2)
     assert [p.value for p in after] == [p.value for p in fresh]
+
+
+# -- the chance to win, fast: exact when small, else this play then points play --------------
+
+def test_estimated_win_chances_pick_the_exact_best_play(monkeypatch):
+    from companion.advisor_memo import points_advisor
+    from companion.games.rolling_bones import win_play
+    from companion.games.rolling_bones.win import win_utility
+
+    layout = Layout({"skull": "skull"})
+    roll = ["gravestone", "left-foot", "right-foot", "left-foot", "right-foot", "pelvis", "pelvis"]
+    utility = win_utility(99, 90, 100)  # points say roll on (1.1 against 1.0); burying 1 point wins
+    advisor = points_advisor()
+    points, _ = advise(advisor, layout, roll, 1)
+    assert points[0].then == "roll"
+    exact, how = win_play.win_plays(layout, roll, 1, False, utility, points, advisor)
+    assert how == "exact" and exact[0].then == "bury"
+    monkeypatch.setattr(win_play, "EXACT_THROWS", 0)
+    estimated, how = win_play.win_plays(layout, roll, 1, False, utility, points, advisor)
+    assert how == "estimated" and {p.then for p in estimated} == {"bury", "roll"}
+    value = {(p.lay, p.then): p.value for p in exact}  # each lay with its best payment for the win
+    assert value[(estimated[0].lay, estimated[0].then)] == pytest.approx(exact[0].value)
+    for play in estimated:  # bury and lose exactly; a roll again within the rollouts' spread
+        tolerance = 0.1 if play.then == "roll" else 1e-9
+        assert play.value == pytest.approx(value[(play.lay, play.then)], abs=tolerance)
+
+
+def test_a_full_throw_gets_its_win_chance_estimated_not_searched_for_half_a_minute():
+    from companion.advisor_memo import points_advisor
+    from companion.games.rolling_bones.advice import advice_for, parse_state
+
+    rng = random.Random(3)
+    roll = [rng.choice(FACES_OF[kind]) for kind in KINDS for _ in range(6)]
+    state = parse_state({"roll": roll, "score": 40, "opponents": [55, 30, 10], "target": 300})
+    result = advice_for(state, points_advisor())
+    assert result["win"]["method"] == "estimated"
+    assert 0 < result["win"]["chance_of_points_play"] < 1

@@ -179,11 +179,12 @@ def budget(advisor: Advisor, throws: int | None):
         advisor.throws_left = None
 
 
-def advice_for(state: TurnState, advisor: Advisor, throws: int | None = None) -> dict[str, Any]:
+def advice_for(state: TurnState, advisor: Advisor, throws: int | None = None, win: bool = True) -> dict[str, Any]:
     """The recommended play and the value of every play considered, as JSON-ready data.
     ``advisor``: the expected-points search (keep one per process: its memo is the speed).
     ``throws``: a budget per search (the page's; the CLI has none). Past it the points play
-    comes from a coarse search and the win-chance play is left out, both said in the answer."""
+    comes from a coarse search and the win-chance play is left out, both said in the answer.
+    ``win``: False leaves out the win-chance play (the page asks for the points play first)."""
     started = time.perf_counter()
 
     def weigh(search: Advisor) -> tuple[list[Play], bool]:
@@ -203,13 +204,18 @@ def advice_for(state: TurnState, advisor: Advisor, throws: int | None = None) ->
     summary = describe(plays) + (" (a quick estimate)" if coarse else "")
     result["coarse"] = coarse
     win_plays: list[Play] = []
-    if state.score is not None and state.opponents:
+    if win and state.score is not None and state.opponents:
         from .win import chance_to_win, win_utility
+        from .win_play import win_plays as weigh_for_the_win
 
         leader = max(state.opponents)
+        method = ""
         if state.score < state.target and leader < state.target:
             try:
-                win_plays, _ = weigh(Advisor(win_utility(state.score, leader, state.target)))
+                with budget(advisor, throws):  # rollouts ask the points search: off its memo it may run long
+                    win_plays, method = weigh_for_the_win(state.layout, list(state.roll), state.post_op, state.lay_done,
+                                                          win_utility(state.score, leader, state.target), plays,
+                                                          advisor)
             except SearchTooLong:
                 result["win_skipped"] = "the win-chance search ran too long for the page"
         if win_plays:
@@ -224,6 +230,7 @@ def advice_for(state: TurnState, advisor: Advisor, throws: int | None = None) ->
                 "chance_now": round(chance_to_win(state.score, leader, state.target), 4),
                 "chance_of_points_play": round(points_play_chance, 4),
                 "agree": agree,
+                "method": method,  # "exact", or "estimated": this play, then points play (win_play.py)
             }
             if not agree:
                 summary += f"; to win the game instead: {describe([best], unit='chance to win')}"

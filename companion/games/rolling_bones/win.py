@@ -31,16 +31,17 @@ def win_table(target: int) -> np.ndarray:
     points = np.array(sorted(TURN_POINTS), dtype=int)
     chance = np.array([TURN_POINTS[p] for p in points], dtype=float)
     chance /= chance.sum()
-    w = np.full((size, size), 0.5)
+    # One turn as a matrix: step[a, x] = P(a turn takes a to x), won[a] = P(it reaches the target).
     scores = np.arange(size)
+    step, won = np.zeros((size, size)), np.zeros(size)
+    for p, q in zip(points, chance):
+        after = scores + p
+        inside = after < size
+        np.add.at(step, (scores[inside], np.clip(after[inside], 0, None)), q)
+        won[~inside] += q
+    w = np.full((size, size), 0.5)
     for _ in range(5000):
-        lose_for_them = 1.0 - w.T  # [x, b]: chance that I win once they move with b against my x
-        new = np.zeros_like(w)
-        for p, q in zip(points, chance):
-            after = scores + p
-            won = after >= size
-            idx = np.clip(after, 0, size - 1)
-            new += q * np.where(won[:, None], 1.0, lose_for_them[idx, :])
+        new = step @ (1.0 - w.T) + won[:, None]  # [a, b]: then they move with b against my new score
         if np.max(np.abs(new - w)) < 1e-9:
             return new
         w = new

@@ -188,22 +188,25 @@ async function bestHint(parent) {
     + (data.best.can_bury ? " — a gravestone shows: you may bury" : "");
 }
 
-// The advisor can take a while on a cold start: the page stays live and fills this in when it answers.
+// The points play first (from the remembered search, at once), then the line again with the
+// chance to win added. The page stays live and fills this in when each answers.
 let adviceAsked = "";
 async function adviceHint(parent) {
   const hint = el("p", { class: "hint advice", "data-testid": "advice" }, "Advisor: thinking…");
   parent.append(hint);
   const asked = JSON.stringify([state.turn.layout, state.turn.loose, state.turn.post_ops, state.turn.laid_this_roll]);
   adviceAsked = asked;
-  const data = await (await fetch("/api/bones/advice")).json();
-  if (adviceAsked !== asked) { hint.remove(); return; }
-  if (data.busy) {  // an earlier search still runs: ask again shortly while this roll is on the table
-    hint.textContent = "Advisor: still thinking about an earlier roll…";
-    setTimeout(() => { if (adviceAsked === asked && hint.isConnected) { hint.remove(); adviceHint(parent); } }, 3000);
-    return;
+  for (const url of ["/api/bones/advice?win=0", "/api/bones/advice"]) {
+    const data = await (await fetch(url)).json();
+    if (adviceAsked !== asked) { hint.remove(); return; }
+    if (data.busy) {  // an earlier search still runs: ask again shortly while this roll is on the table
+      hint.textContent = "Advisor: still thinking about an earlier roll…";
+      setTimeout(() => { if (adviceAsked === asked && hint.isConnected) { hint.remove(); adviceHint(parent); } }, 3000);
+      return;
+    }
+    if (!data.advice) { hint.remove(); return; }
+    hint.textContent = "Advisor: " + data.advice.summary + (data.advice.exact ? "" : " (estimate)");
   }
-  if (!data.advice) { hint.remove(); return; }
-  hint.textContent = "Advisor: " + data.advice.summary + (data.advice.exact ? "" : " (estimate)");
 }
 
 function chart(s) {
