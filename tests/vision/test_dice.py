@@ -69,6 +69,7 @@ def tally(reader, folder):
 
 
 # plain, touching clusters, side light, blur, and a dim photo where dark dice on a dark mat show only their pictograms
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", ["scene-00200", "scene-00201", "scene-00203", "scene-00205", "scene-00207", "scene-00208"])
 def test_photos_against_ground_truth(reader, scene):
     image = cv2.imread(str(DEV / f"{scene}.jpg"))
@@ -90,6 +91,7 @@ def test_photos_against_ground_truth(reader, scene):
         assert 0 < read["confidence"] <= 1
 
 
+@pytest.mark.slow
 def test_enrollment_finds_the_top_face_in_photos_with_shadows_and_sides(blender_reader):
     """Off the camera's axis a die shows its sides and its shadow joins its blob: the die size learned
     must still be the top face's (checked against the renders' true top-face corners)."""
@@ -120,6 +122,7 @@ def top_faces_missed(folder):
     return int(((np.array(turns) > 8) | (np.array(offsets) > 0.15) | resized).sum()), len(photos)
 
 
+@pytest.mark.slow
 def test_enrollment_finds_each_photos_top_face_as_it_lies():
     """A die showing two sides (and its shadow) has a blob whose box is turned as its outline lies, and an
     outline of two tiers: the top face, and the die round its sides, often the stronger. Turned by the blob's
@@ -131,6 +134,7 @@ def test_enrollment_finds_each_photos_top_face_as_it_lies():
     assert missed[-1][0] <= 0.25 * missed[-1][1], missed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", ["scene-00100", "scene-00104", "scene-00108", "scene-00111"])
 def test_the_die_size_is_found_in_each_photo(blender_reader, scene):
     """The camera was 55-75 cm up, a different height for every photo and every enrollment photo: each photo's
@@ -155,6 +159,7 @@ def named_right_at_true_top_faces(reader, folder):
     return right / level, wrong
 
 
+@pytest.mark.slow
 def test_physically_based_dice_are_named_right_at_their_true_top_faces(blender_reader):
     """91 % of 180 when this was written (95 % once enrollment found its top faces as they lie). Gravestones
     (0 of 16), hats and left feet were seldom named while the comparison kept each photo's shading (71 %): a
@@ -163,6 +168,7 @@ def test_physically_based_dice_are_named_right_at_their_true_top_faces(blender_r
     assert right >= 0.85
 
 
+@pytest.mark.slow
 def test_dice_enrolled_by_the_table_camera_are_named_right_at_their_true_top_faces():
     """The table camera's own set (seed 1500): with enrollment's top faces off (see above) 55 % named right
     and 13 of 58 named wrong though clear; 81 % and 3 when this was written."""
@@ -171,6 +177,7 @@ def test_dice_enrolled_by_the_table_camera_are_named_right_at_their_true_top_fac
     assert wrong <= 6
 
 
+@pytest.mark.slow
 def test_physically_based_photos_are_read_and_seldom_misread(blender_reader):
     """Dice showing their sides, shadows, specular tops, blur, each photo at its own camera height: the reader
     reads about four level dice in five (80 % when this was written) and abstains on the rest; a misread stays
@@ -180,6 +187,7 @@ def test_physically_based_photos_are_read_and_seldom_misread(blender_reader):
     assert wrong <= 0.01 * level
 
 
+@pytest.mark.slow
 def test_a_die_whose_sides_mislead_about_its_turn_is_found(blender_reader):
     """A die showing two sides: its blob's box and edges give a turn ~14 degrees off its top face's, so it scores
     low in the first rough pass over the blob (0.66 where its face, squared up, scores 0.94). The likeliest
@@ -191,6 +199,7 @@ def test_a_die_whose_sides_mislead_about_its_turn_is_found(blender_reader):
     assert [d["face"] for d in found] == [die["face"]] == ["left-thigh"]
 
 
+@pytest.mark.slow
 def test_light_dice_are_read_and_nothing_else_is():
     """Light dice with dark print, physically based: the dark gaps between touching dice and their shadows look
     like a pictogram on a light face. Enrollment must find each photo's top face (not a square on its shadow or
@@ -203,6 +212,7 @@ def test_light_dice_are_read_and_nothing_else_is():
     assert wrong <= 1
 
 
+@pytest.mark.slow
 def test_dice_joined_to_the_mats_edge_by_their_shadows_are_found():
     """Light dice cast dark shadows, and the shadows join the dice to each other and to the mat's edge: one
     sprawling blob, far from solid, was dropped whole, and with it 12 level dice of this photo without a word.
@@ -233,6 +243,7 @@ def test_a_blob_too_big_or_too_thin_for_dice_is_not_searched(reader):
         assert reader._search(gray, Blob((1152.0, 648.0), size, 0.0, size[0] * size[1], False), side) == ([], [])
 
 
+@pytest.mark.slow
 def test_a_die_whose_face_changes_with_its_size_is_not_read():
     """Each photo's die size is measured, and may be off by a tenth or more (one of these photos: 17 % small),
     and at a wrong size a clearly seen die can match another face best (a left hand as a pelvis). A plain die is
@@ -259,6 +270,7 @@ def rendered_set(folder, first_seed, style, colouring):
     return DiceReader.enroll(folder / "enroll"), photo
 
 
+@pytest.mark.slow
 def test_a_face_merely_ahead_at_another_size_does_not_turn_a_die_away(tmp_path):
     """A plain die is not read if a little smaller or bigger it reads as another face. At 7 % bigger its box
     takes in the surroundings and every face scores low: these three skulls (ivory dice, art style 1, rendered
@@ -282,6 +294,7 @@ def test_a_face_matched_about_as_well_by_another_face_nearby_is_rivalled():
     assert pose.rival("right-forearm", 0.85) == "left-forearm"  # the rival of a face is any other, the best too
 
 
+@pytest.mark.slow
 def test_a_die_read_as_one_face_at_one_turn_and_another_at_another_is_not_read():
     """Art unlike any the reader was developed on (pictograms in a frame): this spine matched a left forearm
     0.87, 0.12 ahead of any other face at that turn, and was misread; 40 degrees round, a right forearm matched
@@ -295,6 +308,7 @@ def test_a_die_read_as_one_face_at_one_turn_and_another_at_another_is_not_read()
     assert near(reading["dice"], spine) or near(reading["unreadable"], spine)  # flagged where not read
 
 
+@pytest.mark.slow
 def test_a_dark_die_showing_only_a_thin_bone_in_a_dim_room_is_read(tmp_path):
     """A black die on a dark mat in a dim room shows only its print, and a thin bone's print is little: two bits,
     0.095 of a face together (black dice, art style 0, rendered as the bench renders them). Taken for noise, the
@@ -305,6 +319,7 @@ def test_a_dark_die_showing_only_a_thin_bone_in_a_dim_room_is_read(tmp_path):
     assert [d["face"] for d in near(reader.read(photo)["dice"], (1584.0, 675.0))] == ["right-upper-arm"]
 
 
+@pytest.mark.slow
 def test_a_dark_die_half_seen_on_a_dark_mat_in_a_dim_room_is_read(tmp_path):
     """Of a black die on a dark mat in a dim room, its print and a little of its body stood out: too sprawling
     for a die's outline, too big for bits of print, and the die was neither read nor flagged (black dice, art
@@ -315,6 +330,7 @@ def test_a_dark_die_half_seen_on_a_dark_mat_in_a_dim_room_is_read(tmp_path):
     assert [d["face"] for d in near(reader.read(photo)["dice"], (1836.0, 669.0))] == ["right-forearm"]
 
 
+@pytest.mark.slow
 def test_a_second_dark_die_beside_one_read_in_a_dim_room_is_flagged(tmp_path):
     """In a dim room two black dice side by side on a dark mat showed only their prints, taken as one die's: the
     skull was read there, and the right lower leg beside it was neither read nor flagged, left out of the score
@@ -330,6 +346,7 @@ def test_a_second_dark_die_beside_one_read_in_a_dim_room_is_flagged(tmp_path):
     assert read == ["right-lower-leg"] or (not read and flagged)
 
 
+@pytest.mark.slow
 def test_a_plain_die_matched_weakly_is_read_at_the_turn_its_face_fits_best(tmp_path):
     """A plain die is classified around its blob's box; here the box was 5 px and 4 degrees off the face, and
     there a right lower leg (two bones, a foot) matched a right thigh (one bone) best, 0.85, and was misread.
@@ -404,6 +421,7 @@ def test_faces_cut_together_are_the_faces_cut_one_by_one():
     assert np.abs(together - alone).max() <= 1 and (together != alone).mean() < 0.001
 
 
+@pytest.mark.slow
 def test_a_heaps_strokes_found_once_rule_out_only_places_with_none(blender_reader):
     """Round a heap, the places a flag might go are looked at by the dozen; the strokes over the whole heap, found
     once, rule out a place only where `_has_strokes` finds none either (they are its window's own strokes there),
@@ -425,6 +443,7 @@ def test_a_heaps_strokes_found_once_rule_out_only_places_with_none(blender_reade
     assert sum(not m for m, show in zip(may, shows) if not show) > 0.5 * shows.count(False)
 
 
+@pytest.mark.slow
 def test_a_heaps_squares_scored_a_tile_at_a_time_are_its_squares_scored_at_once(blender_reader, monkeypatch):
     """A heap is scored in tiles (memory); the tiles cover every square the whole window would, with the same
     rough scores (to the warp's rounding, 1/32 px: each tile's window is placed on its own), and may reach a
@@ -464,6 +483,7 @@ def test_boxes_with_no_pictogram_are_left_out_of_the_rough_pass():
         assert abs(spread - window[2 * i:2 * i + PATCH, 2 * j:2 * j + PATCH].std()) < 1e-3
 
 
+@pytest.mark.slow
 def test_dice_in_a_heap_are_read(blender_reader):
     """Two heaps of 11 and 15 dice (blobs 7-8 dice sides across, shadows and all): many level dice in them are
     read (14 of 18 when this was written; in a heap many lean a little, and a face found by searching must look
@@ -556,6 +576,7 @@ def test_a_set_enrolled_by_an_older_reader_is_a_one_line_error(reader, tmp_path,
         DiceReader.load("old")
 
 
+@pytest.mark.slow
 def test_enrollment_says_which_faces_it_learned_from_one_photo_only(run_cli, tmp_path, monkeypatch):
     """A face learned from one photo (its others' top faces not found clearly) is the first to be misread: the
     person enrolling is told which, of how many, and what to do (a warning, on stderr: the set is stored). The
@@ -572,6 +593,7 @@ def test_enrollment_says_which_faces_it_learned_from_one_photo_only(run_cli, tmp
     assert plain.returncode == 0 and not plain.stderr  # every face from several photos
 
 
+@pytest.mark.slow
 def test_a_face_learned_from_one_photo_of_several_is_read_only_when_near_certain(tmp_path, monkeypatch):
     """Its other photos looked like other faces or like none of its own: the set does not know that face well
     (on art unlike any the reader was developed on, 4 of 5 misreads were to such faces). The table set's
@@ -603,6 +625,7 @@ def test_enrollment_photo_with_no_die(tmp_path):
         DiceReader.enroll(tmp_path / "enroll")
 
 
+@pytest.mark.slow
 def test_an_enrollment_photo_with_no_die_or_two_is_left_out_and_named(run_cli, tmp_path, monkeypatch):
     """One spoiled photo (the die rolled out of view, a second die in the frame) does not spoil the set: it is
     left out, and the person enrolling is told which and why, on one line."""
@@ -660,6 +683,7 @@ def test_cli_errors(run_cli, reader, tmp_path):
     assert done.returncode == 2 and "no such folder" in done.stderr
 
 
+@pytest.mark.slow
 def test_an_annotation_path_opencv_cannot_write_is_a_one_line_error(run_cli, reader, tmp_path):
     # OpenCV raises on a name it has no writer for (.txt, no extension) where it returns False for a bad folder
     for out in (tmp_path / "out.txt", tmp_path / "out", tmp_path / "no" / "such" / "out.png"):
@@ -735,6 +759,7 @@ def test_a_face_is_read_only_past_what_other_faces_enrolled_photos_reached(reade
     assert [u for u in after["unreadable"] if np.hypot(*np.subtract(u["center"], die["center"])) < 40]
 
 
+@pytest.mark.slow
 def test_nothing_but_dice_is_read_in_physically_based_photos(blender_reader):
     """The mat's edge against the table, the corner markers, shadows and noise in a dim room are never read
     as dice (whatever the reader abstains on): every die read lies on a true die's top face, and no die is read
@@ -764,6 +789,7 @@ def test_an_enrollment_photo_whose_face_was_not_found_is_not_learned_from():
     assert photos_to_learn_from(scores[:6, :6], two_singles).tolist() == [True] * 6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", [BLENDER, IVORY, STYLE2, TABLE, FRAMED, DIAGONAL], ids=lambda f: f.name)
 def test_every_flag_is_at_a_die(blender_reader, folder):
     """The kiosk rings each unreadable die in amber: none on bare mat, a mat's edge or corner, or what shows of a
@@ -793,6 +819,7 @@ def test_every_flag_is_at_a_die(blender_reader, folder):
                                                    for d in reading["dice"]))], path.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", ["scene-00202", "scene-00208"])
 def test_the_mats_corners_in_a_dim_photo_are_not_flagged(reader, scene):
     """In a dim room only a dark die's pictogram may stand out of a dark mat, so bits of contrast are searched as
@@ -835,6 +862,7 @@ def test_corner_markers_no_detector_finds_are_placed_where_the_mats_edges_meet(r
     assert [d["face"] for d in near(reading["dice"], (280.0, 1108.0))] == ["left-forearm"]
 
 
+@pytest.mark.slow
 def test_a_marker_not_found_at_half_size_is_looked_for_at_full_size():
     """Marker 0 lies whole beside a die, yet the detector (run at half size, for speed) missed it, and marker 3
     is cut by the frame: the two were rung amber eleven times (black dice, art style 4, as the bench renders
@@ -856,6 +884,7 @@ def test_a_die_pressed_against_a_corner_marker_is_still_read(reader):
     assert [d["face"] for d in near(reading["dice"], (295.6, 216.1))] == ["right-foot"]  # 9 px from marker 0's border
 
 
+@pytest.mark.slow
 def test_a_die_over_a_corner_markers_outline_is_read(reader):
     """A die pressed against a marker's white border, a corner of it inside the marker's outline, was one blob
     with the marker, centred on it, and left out without a word (a fresh scene, seed 20033, as the dev set is

@@ -128,6 +128,7 @@ def test_a_new_design_is_named_only_when_no_other_type_is_near(reader):
     assert not reader._new_design(scrap, "ribs", 1.6, 4.0)  # smaller than any comb: half hidden, or a scrap
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, grave", [(8019, "west"), (8086, "north"), (9191, "south")])
 def test_a_rib_comb_of_a_new_design_as_small_as_an_enrolled_one_is_counted(reader, graves, seed, grave):
     """A comb just beyond the usual match, far from every other type, and the size of the smallest enrolled
@@ -187,6 +188,7 @@ def flags_in(reading, grave):
     return [u for u in reading["unreadable"] if cv2.pointPolygonTest(grave, tuple(u["center"]), False) >= 0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, grave", [(8016, "east"), (9105, "north"), (9306, "east")])
 def test_a_rib_comb_whose_gaps_the_light_closed_is_counted(reader, graves, seed, grave):
     """Rendered boards where a rib comb's gaps closed (or opened) in the mask, which moves its solidity and
@@ -198,6 +200,7 @@ def test_a_rib_comb_whose_gaps_the_light_closed_is_counted(reader, graves, seed,
     assert not flags_in(reading, graves[grave])
 
 
+@pytest.mark.slow
 def test_a_striped_piece_the_mask_thinned_is_counted(reader, graves):
     """An arm whose printed stripes cut into its blob looked most like a leg, and smaller than any enrolled
     leg ("half hidden, or another piece?"). With its gaps closed, as the enrolled pieces' are then, it is
@@ -208,6 +211,7 @@ def test_a_striped_piece_the_mask_thinned_is_counted(reader, graves):
     assert not flags_in(reading, graves["east"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, grave", [(9111, "west"), (9334, "north"), (8089, "south")])
 def test_overlapping_pieces_stay_flagged_though_their_gaps_close(reader, graves, seed, grave):
     """An overlap whose blob is too big for the type it looks like is not named by closing its gaps (closed,
@@ -219,6 +223,7 @@ def test_overlapping_pieces_stay_flagged_though_their_gaps_close(reader, graves,
     assert any("overlap" in u["why"] for u in flags_in(reading, graves[grave]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board, grave", [("board-00306", "south"), (8038, "west")])
 def test_a_rib_comb_bigger_than_any_enrolled_but_with_its_gaps_closed_is_counted(reader, graves, board, grave):
     """A rib comb whose gaps the light closed is 1.2-1.3x any enrolled comb (the enrolled ones' gaps are open),
@@ -235,6 +240,7 @@ def test_a_rib_comb_bigger_than_any_enrolled_but_with_its_gaps_closed_is_counted
                    for o in truth["overlaps"]) for u in flags_in(reading, graves[grave]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, grave", [(8028, "west"), (9123, "west"), (9505, "east")])
 def test_a_piece_touching_its_graves_outline_by_the_photos_edge_is_named(reader, graves, seed, grave):
     """Rendered boards where a whole piece touches its grave's outline near the photo's edge: the outline joins
@@ -246,6 +252,7 @@ def test_a_piece_touching_its_graves_outline_by_the_photos_edge_is_named(reader,
     assert not flags_in(reading, graves[grave])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, grave", [(12017, "east"), (12038, "south")])
 def test_pieces_on_their_graves_outline_joined_beyond_it_are_each_counted(reader, graves, seed, grave):
     """Pieces on their grave's outline by the photo's edge, joined through the board's light margin beyond it:
@@ -258,6 +265,7 @@ def test_pieces_on_their_graves_outline_joined_beyond_it_are_each_counted(reader
     assert not flags_in(reading, graves[grave])
 
 
+@pytest.mark.slow
 def test_a_piece_joined_to_its_graves_outline_is_not_miscounted(reader, graves):
     """An arm touching its grave's outline, joined through it to bits of the outline beyond: the blob was
     shaped like a leg and counted as one (a silent wrong count). Judged inside its grave too, it is an arm
@@ -269,6 +277,7 @@ def test_a_piece_joined_to_its_graves_outline_is_not_miscounted(reader, graves):
 
 @pytest.mark.parametrize("seed, grave", [(9123, "north"), (9311, "north"), (9536, "east"),
                                          (9103, "west"), (9127, "south"), (9315, "north")])
+@pytest.mark.slow
 def test_types_outlined_alike_are_told_apart_by_thickness(reader, graves, seed, grave):
     """An arm is a leg's shape, thinner; a skull's outline can come out like a pelvis's, thicker. Where the
     outlines cannot tell two types apart ("too close to call": these graves were flagged), a blob whose
@@ -279,6 +288,7 @@ def test_types_outlined_alike_are_told_apart_by_thickness(reader, graves, seed, 
     assert not flags_in(reading, graves[grave])
 
 
+@pytest.mark.slow
 def test_thickness_tells_nothing_between_types_as_thick(reader, graves):
     from dataclasses import replace
 
@@ -288,6 +298,7 @@ def test_thickness_tells_nothing_between_types_as_thick(reader, graves):
     assert any("too close to call" in u["why"] for u in flags_in(reading, graves["north"]))
 
 
+@pytest.mark.slow
 def test_a_set_saved_before_thicknesses_were_kept_reads_as_before(reader, graves, monkeypatch):
     from companion.vision import pieces
 
@@ -299,6 +310,7 @@ def test_a_set_saved_before_thicknesses_were_kept_reads_as_before(reader, graves
     assert any("too close to call" in u["why"] for u in flags_in(old.read(photo, graves), graves["north"]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, grave", [(9193, "west"), (8080, "east"), (9142, "north")])
 def test_pieces_a_shadows_width_apart_are_read_apart(reader, graves, seed, grave):
     """Two pieces a shadow's width apart: the board between them stood out from the top-hat's level (which dips
@@ -313,6 +325,7 @@ def test_pieces_a_shadows_width_apart_are_read_apart(reader, graves, seed, grave
 
 @pytest.mark.parametrize("seed, grave", [(8006, "east"), (12030, "south"), (9166, "south"), (9193, "east"),
                                          (13037, "north"), (12016, "east")])
+@pytest.mark.slow
 def test_overlapping_pieces_measured_like_one_leg_are_flagged_by_their_outline(reader, graves, seed, grave):
     """Two limbs across each other whose union measures like one leg (size, elongation, moments, thickness)
     were counted as a leg: a silent wrong count. Laid along its long axis, the union lies on no enrolled leg's
@@ -324,6 +337,7 @@ def test_overlapping_pieces_measured_like_one_leg_are_flagged_by_their_outline(r
     assert any("overlap" in u["why"] for u in flags_in(reading, graves[grave]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, grave", [(9556, "west"), (9902, "south")])
 def test_a_piece_over_a_pelvis_their_union_shaped_like_it_is_flagged(reader, graves, seed, grave):
     """A skull half over a pelvis, their union the pelvis's shape and size, fit the enrolled pelvises 0.94: above
@@ -363,6 +377,7 @@ def test_a_pieces_silhouette_fits_its_type_however_it_lies(reader):
     assert all(reader.silhouettes.fit(leg, kind, slack) < least for kind in ("skull", "ribs", "pelvis"))
 
 
+@pytest.mark.slow
 def test_a_set_saved_before_silhouettes_were_kept_reads_as_before(reader, graves, monkeypatch):
     from companion.vision import pieces
 
