@@ -22,8 +22,24 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 
 def defaults() -> dict[str, Any]:
-    text = resources.files("companion").joinpath("defaults.toml").read_text()
-    return tomllib.loads(text)
+    """Every setting there is, with its default: defaults.toml, and the pin map under [pins]."""
+    package = resources.files("companion")
+    config = tomllib.loads(package.joinpath("defaults.toml").read_text())
+    config["pins"] = tomllib.loads(package.joinpath("pins.toml").read_text())
+    return config
+
+
+def _check_keys(known: dict[str, Any], given: dict[str, Any], path: Path, where: str = "") -> None:
+    """A key the defaults do not have is a typo or a setting that does not exist: say which."""
+    for key, value in given.items():
+        name = f"{where}.{key}" if where else key
+        if key not in known:
+            raise BadInput(f"config file {path}: unknown setting {name!r} "
+                           f"(known{' in [' + where + ']' if where else ''}: {', '.join(sorted(known))})")
+        if isinstance(known[key], dict):
+            if not isinstance(value, dict):
+                raise BadInput(f"config file {path}: {name} must be a [{name}] table")
+            _check_keys(known[key], value, path, name)
 
 
 def load(user_file: str | os.PathLike | None = None) -> dict[str, Any]:
@@ -38,6 +54,7 @@ def load(user_file: str | os.PathLike | None = None) -> dict[str, Any]:
         raise BadInput(f"config file not found: {path}") from None
     except tomllib.TOMLDecodeError as error:
         raise BadInput(f"config file {path} is not valid TOML: {error}") from None
+    _check_keys(config, override, path)
     return _merge(config, override)
 
 
