@@ -8,7 +8,7 @@ soft shadows, four kinds of light (warm room, hard overhead lamp, dim and
 noisy, side window), focus/motion blur and JPEG compression.
 
 What it does not: real 3D geometry, physically based light, dice stacked
-on dice, specular glare from a glossy print. The repo's README says so too.
+on dice, specular glare from a glossy print. docs/vision.md says so too.
 Photorealism (Blender, bpy) is the next step for the dev set.
 """
 

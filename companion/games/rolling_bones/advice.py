@@ -1,7 +1,7 @@
 """The advisor's answer in face ids: plays for a real throw, a turn state from JSON, the summary line
 (the CLI and the page share this).
 
-STATE.json fields (see README "Advisor"):
+STATE.json fields (see docs/advisor.md):
 
 - ``roll`` (required): the faces of the latest throw, every die not laid yet.
 - ``layout``: the skeleton so far (``{"slots": {...}, "hat": false}``), default empty.
