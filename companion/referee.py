@@ -3,7 +3,9 @@
 Buttons only enqueue a request here; one worker thread acts on them in order,
 through the Table like every other command. Reading the table photographs it,
 asks the vision reader for an observation, and turns a complete reading into
-a roll; a die it could not read waits for the table to name it.
+a roll; a die it could not read waits for the table to name it. The referee
+keeps no state of its own: its status, notice, latest reading and a flagged
+Sepulchre reading are the Table's desk, changed under the Table's lock and logged.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .devices.controls import BUSY, ERROR, LOOK, READY, SEISMIC, TURN, UNDERTAKER, UNDO
 from .errors import CompanionError, DeviceError, IllegalPlay
 from .table import Table
+from .vocabulary import BUSY, ERROR, LOOK, READY, SEISMIC, TURN, UNDERTAKER, UNDO
 
 
 @dataclass
@@ -32,6 +34,10 @@ class Reading:
     def to_json(self) -> dict[str, Any]:
         return {"dice": self.dice, "unreadable": self.unreadable, "photo": self.photo, "ms": self.ms}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Reading":
+        return cls(list(data["dice"]), list(data["unreadable"]), data.get("photo"), float(data.get("ms", 0.0)))
+
 
 class Referee:
     def __init__(self, table: Table, camera=None, reader: Callable[[Any], dict[str, Any]] | None = None,
@@ -42,18 +48,34 @@ class Referee:
         self.board_camera = board_camera or camera  # the demo replays board photos apart from dice photos
         self.reader = reader
         self.piece_reader = piece_reader
-        self.graves_seen: dict[str, Any] | None = None  # a Sepulchre reading the rules flagged, awaiting a fix or override
         self.annotate = annotate
         self.photo_dir = photo_dir
-        self.status = READY
-        self.notice = ""
-        self.reading: Reading | None = None
         self._photo_count = 0
         self._requests: queue.Queue = queue.Queue()
         self._lights: list[Callable[[str, Any], None]] = []
         self._stop = threading.Event()
         self._worker = threading.Thread(target=self._work, name="referee", daemon=True)
         self._worker.start()
+
+    # -- what the page shows: the Table's desk ------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        return self.table.desk()["status"]
+
+    @property
+    def notice(self) -> str:
+        return self.table.desk()["notice"]
+
+    @property
+    def reading(self) -> Reading | None:
+        reading = self.table.desk()["reading"]
+        return Reading.from_json(reading) if reading else None
+
+    @property
+    def graves_seen(self) -> dict[str, Any] | None:
+        """A Sepulchre reading the rules flagged, awaiting a fix or an override."""
+        return self.table.desk()["flagged_graves"]
 
     # -- requests from buttons (any thread) ----------------------------------------------------
 
@@ -124,10 +146,11 @@ class Referee:
         self._say("reading the dice…", BUSY)
         image = self.camera.capture()
         observation = self.reader(image)
-        self.reading = Reading(list(observation["dice"]), list(observation["unreadable"]),
-                               self._save_photo(image, observation), float(observation.get("ms", 0.0)))
-        self._settle_reading()
-        return self.reading
+        reading = Reading(list(observation["dice"]), list(observation["unreadable"]),
+                          self._save_photo(image, observation), float(observation.get("ms", 0.0)))
+        with self.table.lock:
+            self._settle(reading)
+        return reading
 
     def read_graves(self) -> None:
         """Sepulchre: photograph the graves, count the pieces, let the Undertaker check the change."""
@@ -137,46 +160,50 @@ class Referee:
             raise DeviceError("no piece reader (enroll one: companion pieces enroll --set demo DIR)")
         self._say("reading the graves…", BUSY)
         reading = self.piece_reader(self.board_camera.capture())
-        self.reading = None
         if reading["unreadable"]:
             n = len(reading["unreadable"])
-            self._say(f"{n} piece{'s' if n > 1 else ''} not readable (overlapping?): straighten and press again", LOOK)
+            self._say(f"{n} piece{'s' if n > 1 else ''} not readable (overlapping?): straighten and press again", LOOK,
+                      reading=None, flagged_graves=None)
             return
-        self.graves_seen = reading["graves"]
-        try:
-            self.table.dispatch({"type": "observe", "graves": reading["graves"]})
-        except IllegalPlay as flag:
-            self._say(f"rule flag — {flag}. Fix the pieces and press again, or override on the page", LOOK)
-            return
-        self.graves_seen = None
-        change = self.table.view().get("last_change") or ["no change"]
-        self._say("; ".join(change), READY)
+        with self.table.lock:
+            try:
+                self.table.dispatch({"type": "observe", "graves": reading["graves"]})
+            except IllegalPlay as flag:
+                self._say(f"rule flag — {flag}. Fix the pieces and press again, or override on the page", LOOK,
+                          reading=None, flagged_graves=reading["graves"])
+                return
+            change = self.table.view().get("last_change") or ["no change"]
+            self._say("; ".join(change), READY, reading=None, flagged_graves=None)
 
     def override(self, reason: str) -> None:
         """Record the flagged Sepulchre reading anyway; the reason is kept with it."""
-        if self.graves_seen is None:
-            raise IllegalPlay("no flagged reading to override")
-        self.table.dispatch({"type": "override", "graves": self.graves_seen, "reason": reason})
-        self.graves_seen = None
-        self._say("override recorded", READY)
+        with self.table.lock:
+            graves = self.graves_seen
+            if graves is None:
+                raise IllegalPlay("no flagged reading to override")
+            self.table.dispatch({"type": "override", "graves": graves, "reason": reason})
+            self._say("override recorded", READY, flagged_graves=None)
 
     def name_die(self, index: int, face: str) -> None:
         """The table names an unreadable die (index into ``unreadable``)."""
-        if self.reading is None or not 0 <= index < len(self.reading.unreadable):
-            raise IllegalPlay("no unreadable die with that number")
-        die = self.reading.unreadable.pop(index)
-        self.reading.dice.append({"face": face, "center": die.get("center"), "confidence": 1.0, "named": True})
-        self._settle_reading()
+        with self.table.lock:
+            reading = self.reading
+            if reading is None or not 0 <= index < len(reading.unreadable):
+                raise IllegalPlay("no unreadable die with that number")
+            die = reading.unreadable.pop(index)
+            reading.dice.append({"face": face, "center": die.get("center"), "confidence": 1.0, "named": True})
+            self._settle(reading)
 
-    def _settle_reading(self) -> None:
-        assert self.reading is not None
-        if self.reading.unreadable:
-            n = len(self.reading.unreadable)
-            self._say(f"{n} die{'s' if n > 1 else ''} not readable: tap to name or re-throw", LOOK)
+    def _settle(self, reading: Reading) -> None:
+        """A reading with dice still to name waits for the table; a whole one becomes the roll."""
+        if reading.unreadable:
+            n = len(reading.unreadable)
+            self._say(f"{n} die{'s' if n > 1 else ''} not readable: tap to name or re-throw", LOOK,
+                      reading=reading.to_json())
             return
-        faces = [d["face"] for d in self.reading.dice]
+        faces = [d["face"] for d in reading.dice]
         self.table.dispatch({"type": "roll", "faces": faces})
-        self._say(f"read {len(faces)} dice", READY)
+        self._say(f"read {len(faces)} dice", READY, reading=reading.to_json())
 
     def _save_photo(self, image, observation) -> str | None:
         if self.photo_dir is None:
@@ -205,13 +232,12 @@ class Referee:
         """``light(status, view)`` is called on every change: the LEDs hang here."""
         self._lights.append(light)
 
-    def _say(self, notice: str, status: str) -> None:
-        self.notice, self.status = notice, status
-        self.table.bus.publish({"seq": None, "kind": "referee", "payload": self.view(), "view": None})
+    def _say(self, notice: str, status: str, **desk: Any) -> None:
+        """Show ``notice`` and ``status`` (and any other desk fields given) on the page and the lights.
+        A busy status passes by: it is shown, not logged, so a restart never comes back busy."""
+        self.table.update_desk(lambda old: {**old, "notice": notice, "status": status, **desk}, log=status != BUSY)
         for light in self._lights:
             light(status, self.table.view())
 
     def view(self) -> dict[str, Any]:
-        return {"status": self.status, "notice": self.notice,
-                "reading": self.reading.to_json() if self.reading else None,
-                "flagged_graves": self.graves_seen}
+        return self.table.desk()

@@ -1,20 +1,28 @@
-"""The live table: the one owner of game state.
+"""The live table: the one owner of state.
 
 Commands come in from any thread (buttons, web, camera) through ``dispatch``;
 each is checked by the game engine, written to the event log, applied, and
-only then acknowledged and published on the bus.
+only then acknowledged and published on the bus. Beside the game the table keeps
+the referee's desk (its status, notice, the latest reading, a flagged Sepulchre
+reading): changed only through ``update_desk``, logged the same way, so a restart
+shows what the page showed.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 import threading
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from .bus import EventBus
 from .errors import BadInput, IllegalPlay
 from .store import UNDO, EventStore, Session, effective_actions
+from .vocabulary import READY
+
+DESK = "desk"  # event kind: the referee's whole desk after a change (never a game action: undo skips it)
+IDLE_DESK: dict[str, Any] = {"status": READY, "notice": "", "reading": None, "flagged_graves": None}
 
 
 class GameRules(Protocol):
@@ -36,6 +44,7 @@ class _Live:
     rules: GameRules
     state: Any
     actions: int  # actions in force (what undo can take back)
+    desk: dict[str, Any]
 
 
 class Table:
@@ -47,6 +56,7 @@ class Table:
         self.bus = bus or EventBus()
         self._lock = threading.RLock()
         self._live: _Live | None = None
+        self._desk_off_game: dict[str, Any] = copy.deepcopy(IDLE_DESK)  # no game on: said, never logged
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -55,7 +65,7 @@ class Table:
         with self._lock:
             state = rules.start(setup)  # refuse a bad setup before anything is written
             session = self.store.new_session(game, setup)
-            self._live = _Live(session, rules, state, 0)
+            self._live = _Live(session, rules, state, 0, copy.deepcopy(IDLE_DESK))
             return self._publish("new_game", {"game": game, "setup": setup})
 
     def resume(self, session_id: int | None = None) -> bool:
@@ -70,10 +80,12 @@ class Table:
     def _replay(self, session: Session) -> _Live:
         rules = self._rules(session.game)
         state = rules.start(session.setup)
-        actions = effective_actions(self.store.events(session.id))
+        events = self.store.events(session.id)
+        actions = effective_actions([e for e in events if e.kind != DESK])
         for event in actions:
             state, _ = rules.apply(state, event.payload, _NoDice())
-        return _Live(session, rules, state, len(actions))
+        desks = [e.payload for e in events if e.kind == DESK]
+        return _Live(session, rules, state, len(actions), desks[-1] if desks else copy.deepcopy(IDLE_DESK))
 
     # -- commands -------------------------------------------------------------------------
 
@@ -84,6 +96,8 @@ class Table:
             live = self._require_game()
             if command["type"] == UNDO:
                 return self.undo()
+            if command["type"] == DESK:
+                raise BadInput("the referee's desk changes through update_desk, not a command")
             state, payload = live.rules.apply(live.state, command, self.rng)
             event = self.store.append(live.session.id, command["type"], payload)
             live.state, live.actions = state, live.actions + 1
@@ -97,6 +111,36 @@ class Table:
             event = self.store.append(live.session.id, UNDO, {})
             self._live = self._replay(live.session)
             return self._publish(UNDO, {}, event.seq)
+
+    def update_desk(self, change: Callable[[dict[str, Any]], dict[str, Any] | None], log: bool = True
+                    ) -> dict[str, Any]:
+        """Change the referee's desk: ``change`` gets a copy and returns the new desk (None: keep it).
+
+        Runs under the table lock, so two threads never lose each other's change; logged before
+        it is published while a game is on (``log=False``: a passing status, e.g. busy)."""
+        with self._lock:
+            old = self._live.desk if self._live else self._desk_off_game
+            new = change(copy.deepcopy(old))
+            if new is None:
+                return copy.deepcopy(old)
+            seq = None
+            if self._live is not None:
+                if log:
+                    seq = self.store.append(self._live.session.id, DESK, new).seq
+                self._live.desk = new
+            else:
+                self._desk_off_game = new
+            self.bus.publish({"seq": seq, "kind": "referee", "payload": copy.deepcopy(new), "view": None})
+            return copy.deepcopy(new)
+
+    def desk(self) -> dict[str, Any]:
+        with self._lock:
+            return copy.deepcopy(self._live.desk if self._live else self._desk_off_game)
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Hold it to make several commands one step (no other thread's command comes between)."""
+        return self._lock
 
     def responsive(self, timeout: float) -> bool:
         """True when a command could be taken now (the lock is free within ``timeout``): for the watchdog."""

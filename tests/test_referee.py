@@ -39,6 +39,7 @@ def test_undertaker_press_reads_the_photo_and_the_table_names_the_rest(table_wit
         centre = reading.unreadable[0]["center"]
         die = min(truth, key=lambda d: abs(d["center"][0] - centre[0]) + abs(d["center"][1] - centre[1]))
         companion.referee.name_die(0, die["face"])
+        reading = companion.referee.reading  # a value: the desk as it is now
     turn = companion.table.state.turn
     assert turn.phase == "lay"
     assert sorted(turn.loose) == sorted(d["face"] for d in truth)

@@ -119,3 +119,65 @@ def test_store_is_wal_and_full_sync(store):
     assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2
     assert store.integrity_ok()
+
+
+# -- the referee's desk: what the page shows beside the game ----------------------------------
+
+def restarted(store):
+    fresh = Table(store, {"rolling-bones": RollingBonesRules()}, rng=random.Random(2))
+    assert fresh.resume()
+    return fresh
+
+
+def test_the_desk_is_logged_and_comes_back_after_a_restart(table, store):
+    reading = {"dice": [{"face": "skull"}], "unreadable": [{"center": [1.0, 2.0], "why": "cocked die"}],
+               "photo": "latest-1.jpg", "ms": 40.0}
+    table.update_desk(lambda d: {**d, "status": "look", "notice": "1 die not readable", "reading": reading})
+    table.update_desk(lambda d: {**d, "status": "busy", "notice": "reading the dice…"}, log=False)
+    assert restarted(store).desk() == {"status": "look", "notice": "1 die not readable", "reading": reading,
+                                       "flagged_graves": None}  # a busy status passes by, unlogged
+
+
+def test_undo_takes_back_game_actions_not_the_desk(table, store):
+    table.dispatch({"type": "roll", "faces": PERFECT})
+    table.update_desk(lambda d: {**d, "notice": "read 18 dice"})
+    table.undo()
+    assert table.state.turn.phase == "throw" and table.desk()["notice"] == "read 18 dice"
+    assert restarted(store).desk()["notice"] == "read 18 dice"
+
+
+def test_a_new_game_starts_with_a_clear_desk(table):
+    table.update_desk(lambda d: {**d, "status": "look", "notice": "rule flag"})
+    table.new_game("rolling-bones", {"players": ["cat", "dan"]})
+    assert table.desk()["status"] == "ready" and table.desk()["notice"] == ""
+
+
+def test_desk_changes_from_many_threads_are_never_lost(table, store):
+    table.update_desk(lambda d: {**d, "reading": {"dice": [], "unreadable": [], "photo": None, "ms": 0.0}})
+
+    def name(n):
+        table.update_desk(lambda d: {**d, "reading": {**d["reading"], "dice": d["reading"]["dice"] + [n]}})
+
+    threads = [threading.Thread(target=name, args=(n,)) for n in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(table.desk()["reading"]["dice"]) == list(range(40))
+    assert sorted(restarted(store).desk()["reading"]["dice"]) == list(range(40))
+
+
+def test_the_desk_is_no_command(table):
+    with pytest.raises(BadInput, match="update_desk"):
+        table.dispatch({"type": "desk", "status": "ready"})
+
+
+def test_throw_for_me_rolls_with_the_tables_random_source_and_replays_without_it(store):
+    rolled = []
+    for _ in range(2):
+        t = Table(store, {"rolling-bones": RollingBonesRules()}, rng=random.Random(7))
+        t.new_game("rolling-bones", {"players": ["ann", "bob"]})
+        t.dispatch({"type": "throw"})
+        rolled.append(t.state.turn.loose)
+    assert rolled[0] == rolled[1] and len(rolled[0]) == 18  # a fixed source, the same throw
+    assert restarted(store).state.turn.loose == rolled[1]  # the event holds the faces

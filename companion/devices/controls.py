@@ -14,11 +14,9 @@ from importlib import resources
 from typing import Any, Callable
 
 from ..errors import DeviceError
+from ..vocabulary import BUSY, ERROR, LOOK, READY, SEISMIC, TURN, UNDERTAKER, UNDO
 
-READY, BUSY, LOOK, ERROR = "ready", "busy", "look", "error"
 STATUS_COLOURS = {READY: (0, 1, 0), BUSY: (0, 0, 1), LOOK: (1, 0.5, 0), ERROR: (1, 0, 0)}
-
-TURN, UNDO, UNDERTAKER, SEISMIC = "turn", "undo", "undertaker", "seismic"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ import threading
 from flask import Blueprint, current_app, jsonify, request
 
 from ..errors import BadInput
-from ..games.rolling_bones import FACE_IDS, Layout, best_layout, kind_of
+from ..vocabulary import BUTTONS
+from ..games.rolling_bones import Layout, best_layout
 from ..games.rolling_bones.advice import SearchTooLong, advice_for, state_of_match
 from ..advisor_memo import points_advisor
 from ..games.rolling_bones.dice import FACES
@@ -53,7 +54,7 @@ def undo():
 def button(name: str):
     """The page's copy of the arcade buttons: the same request a press makes."""
     referee = current_app.extensions["referee"]
-    if name not in ("turn", "undo", "undertaker", "seismic"):
+    if name not in BUTTONS:
         raise BadInput(f"no button called {name!r}")
     referee.handle(name)
     return jsonify(snapshot())
@@ -66,9 +67,7 @@ def virtual_throw():
     table = _table()
     if table.game != "rolling-bones":
         raise BadInput("no Rolling Bones game on the table")
-    to_throw = dict(table.state.turn.to_throw)
-    faces = [table.rng.choice([f for f in FACE_IDS if kind_of(f) == kind]) for kind, n in to_throw.items() for _ in range(n)]
-    table.dispatch({"type": "roll", "faces": faces})
+    table.dispatch({"type": "throw"})
     return jsonify(snapshot())
 
 
