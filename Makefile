@@ -3,14 +3,14 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: run test test-all venv bench clean
+.PHONY: run test test-all lint venv bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
 venv: $(BIN)/python
-	$(BIN)/pip install -q -e '.[vision,test]'
+	$(BIN)/pip install -q -e '.[vision,test,lint]'
 
 ## Start the companion off a Pi: mock pins, demo photos, page on http://localhost:8000/
 run: venv
@@ -23,6 +23,12 @@ test: venv
 ## Every test, the slow photo-set ones too (about an hour on 2 cores; CI runs this).
 test-all: venv
 	$(BIN)/python -m pytest
+
+## ruff (lint and format) and mypy, as configured in pyproject.toml (CI runs this).
+lint: venv
+	$(BIN)/ruff check companion tests bench
+	$(BIN)/ruff format --check companion tests bench
+	$(BIN)/mypy
 
 bench: venv
 	$(BIN)/python bench/bones_best.py

@@ -18,8 +18,8 @@ import sys
 import time
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -58,6 +58,7 @@ def advisor_policy(advisor: Advisor, exactness: Counter | None = None) -> Policy
         if exactness is not None:
             exactness[exact] += 1
         return plays[0]
+
     return policy
 
 
@@ -113,7 +114,9 @@ def exact_value_of(advisor: Advisor, turn: Turn, play: Play) -> float:
         return float(points)
     filled, wrong = layout_masks(turn.layout)
     counts = dict(turn.to_throw)
-    value, _ = advisor.before_throw(filled, wrong, turn.layout.hat, (counts["left"], counts["right"], counts["center"]), turn.post_ops)
+    value, _ = advisor.before_throw(
+        filled, wrong, turn.layout.hat, (counts["left"], counts["right"], counts["center"]), turn.post_ops
+    )
     return value
 
 
@@ -135,8 +138,10 @@ def approximation_error(states: list[Turn]) -> None:
         same += exact_value_of(exact_advisor, turn, plays_fast[0]) >= plays_exact[0].value - 1e-9
     print(f"  (exact search: {time.perf_counter() - started:.0f} s)")
     if compared:
-        print(f"approximation vs exact on {compared} decisions: |error| of the best value mean {statistics.fmean(errors):.4f}, "
-              f"max {max(errors):.4f} points; the approximate choice is an exact best play in {same / compared:.1%}")
+        print(
+            f"approximation vs exact on {compared} decisions: |error| of the best value mean {statistics.fmean(errors):.4f}, "
+            f"max {max(errors):.4f} points; the approximate choice is an exact best play in {same / compared:.1%}"
+        )
 
 
 def remembered(turns: int) -> None:
@@ -150,9 +155,11 @@ def remembered(turns: int) -> None:
     rng = random.Random(99)
     for _ in range(turns):
         play_turn(advisor_policy(advisor), rng, times)
-    print(f"from the stored memo (load {load_ms:.0f} ms): decisions over {turns} new turns median "
-          f"{statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.0f} ms, "
-          f"{sum(t > 1 for t in times)} of {len(times)} over 1 s")
+    print(
+        f"from the stored memo (load {load_ms:.0f} ms): decisions over {turns} new turns median "
+        f"{statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.0f} ms, "
+        f"{sum(t > 1 for t in times)} of {len(times)} over 1 s"
+    )
 
 
 def write_spread(points: list[int]) -> None:
@@ -160,7 +167,8 @@ def write_spread(points: list[int]) -> None:
     SPREAD_FILE.write_text(
         '"""Points per turn of the expected-points advisor in self-play: how often each total came up.\n\n'
         f'Measured by bench/advisor.py --write-spread over {len(points)} turns; used by win.py."""\n\n'
-        f"TURN_POINTS: dict[int, int] = {{\n    {body},\n}}\n")
+        f"TURN_POINTS: dict[int, int] = {{\n    {body},\n}}\n"
+    )
 
 
 def page_speed(states: int) -> None:
@@ -201,29 +209,37 @@ def page_speed(states: int) -> None:
                 answer = advice_for(state, advisor, throws=PAGE_BUDGET)
                 win_ms.append((time.perf_counter() - started) * 1000)
                 methods[answer.get("win", {}).get("method", "skipped")] += 1
-            print(f"  target {target}, {players} players, {len(decisions)} decisions: points play median "
-                  f"{statistics.median(points_ms):.1f} ms, worst {max(points_ms):.0f} ms "
-                  f"({sum(t <= 300 for t in points_ms)} within 300 ms); with the win play median "
-                  f"{statistics.median(win_ms):.0f} ms, worst {max(win_ms):.0f} ms "
-                  f"({sum(t <= 1000 for t in win_ms)} within 1 s); win {dict(methods)}")
+            print(
+                f"  target {target}, {players} players, {len(decisions)} decisions: points play median "
+                f"{statistics.median(points_ms):.1f} ms, worst {max(points_ms):.0f} ms "
+                f"({sum(t <= 300 for t in points_ms)} within 300 ms); with the win play median "
+                f"{statistics.median(win_ms):.0f} ms, worst {max(win_ms):.0f} ms "
+                f"({sum(t <= 1000 for t in win_ms)} within 1 s); win {dict(methods)}"
+            )
     baseline = decisions[:3]
     exact_ms = []
     for turn in baseline:
         started = time.perf_counter()
         advise(Advisor(win_utility(60, 70, 100)), turn.layout, list(turn.loose), turn.next_cost)
         exact_ms.append((time.perf_counter() - started) * 1000)
-    print(f"  baseline, the exact win search on the first {len(baseline)} decisions: median "
-          f"{statistics.median(exact_ms):.0f} ms, worst {max(exact_ms):.0f} ms")
+    print(
+        f"  baseline, the exact win search on the first {len(baseline)} decisions: median "
+        f"{statistics.median(exact_ms):.0f} ms, worst {max(exact_ms):.0f} ms"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--turns", type=int, default=20000, help="turns per simple policy")
     parser.add_argument("--advisor-turns", type=int, default=20000)
-    parser.add_argument("--advisor-minutes", type=float, default=240, help="stop the advisor's self-play after this long")
+    parser.add_argument(
+        "--advisor-minutes", type=float, default=240, help="stop the advisor's self-play after this long"
+    )
     parser.add_argument("--error-states", type=int, default=200, help="decisions to check against the exact search")
     parser.add_argument("--write-spread", action="store_true")
-    parser.add_argument("--write-memo", action="store_true", help="store the filled memo in the package (companion/data/)")
+    parser.add_argument(
+        "--write-memo", action="store_true", help="store the filled memo in the package (companion/data/)"
+    )
     parser.add_argument("--remembered-turns", type=int, default=2000, help="turns played from the stored memo")
     parser.add_argument("--page-states", type=int, default=60, help="decisions timed as the page asks them (0: skip)")
     args = parser.parse_args()
@@ -238,17 +254,28 @@ def main() -> None:
         rng = random.Random(zlib.crc32(name.encode()))
         points = [play_turn(simple_policy(bury_from), rng) for _ in range(args.turns)]
         results[name] = mean_ci(points)
-        print(f"{name:32s} {results[name][0]:6.2f} ± {results[name][1]:.2f} points per turn ({args.turns} turns)", flush=True)
+        print(
+            f"{name:32s} {results[name][0]:6.2f} ± {results[name][1]:.2f} points per turn ({args.turns} turns)",
+            flush=True,
+        )
 
-    advisor, times, points, exactness = Advisor(max_states=4_000_000), [], [], Counter()  # a bench machine has the memory
+    advisor, times, points, exactness = (
+        Advisor(max_states=4_000_000),
+        [],
+        [],
+        Counter(),
+    )  # a bench machine has the memory
     rng, started = random.Random(7), time.perf_counter()
     for i in range(args.advisor_turns):
         points.append(play_turn(advisor_policy(advisor, exactness), rng, times))
         if (i + 1) % 250 == 0:
             m, ci = mean_ci(points)
-            print(f"  advisor after {i + 1} turns: {m:.2f} ± {ci:.2f}; {time.perf_counter() - started:.0f} s; "
-                  f"{len(advisor._pre) + len(advisor._post)} states remembered; decisions median "
-                  f"{statistics.median(times) * 1000:.2f} ms", flush=True)
+            print(
+                f"  advisor after {i + 1} turns: {m:.2f} ± {ci:.2f}; {time.perf_counter() - started:.0f} s; "
+                f"{len(advisor._pre) + len(advisor._post)} states remembered; decisions median "
+                f"{statistics.median(times) * 1000:.2f} ms",
+                flush=True,
+            )
             if args.write_spread:
                 write_spread(points)
         if time.perf_counter() - started > args.advisor_minutes * 60:
@@ -258,11 +285,15 @@ def main() -> None:
         return approximation_check(args)
     results["advisor"] = mean_ci(points)
     best_simple = max(((v[0], k) for k, v in results.items() if k != "advisor"), default=(float("nan"), "none run"))
-    print(f"{'advisor (expected points)':32s} {results['advisor'][0]:6.2f} ± {results['advisor'][1]:.2f} points per turn "
-          f"({len(points)} turns); best simple policy: {best_simple[1]} {best_simple[0]:.2f}")
-    print(f"advisor decision time: median {statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.0f} ms "
-          f"over {len(times)} decisions (one core; the first decisions fill the memo); "
-          f"{exactness[True] / max(1, len(times)):.1%} of decisions exact")
+    print(
+        f"{'advisor (expected points)':32s} {results['advisor'][0]:6.2f} ± {results['advisor'][1]:.2f} points per turn "
+        f"({len(points)} turns); best simple policy: {best_simple[1]} {best_simple[0]:.2f}"
+    )
+    print(
+        f"advisor decision time: median {statistics.median(times) * 1000:.2f} ms, worst {max(times) * 1000:.0f} ms "
+        f"over {len(times)} decisions (one core; the first decisions fill the memo); "
+        f"{exactness[True] / max(1, len(times)):.1%} of decisions exact"
+    )
 
     if args.write_spread:
         write_spread(points)

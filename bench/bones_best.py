@@ -33,8 +33,10 @@ def main() -> None:
     empty = Layout()
     fast = [time_ms(lambda r=r: best_layout(r, empty)) for r in rolls]
     brute = [time_ms(lambda r=r: brute_force_best(r, empty)) for r in rolls[: args.brute_rolls]]
-    agree = sum(best_layout(r, empty).score().total == brute_force_best(r, empty).score().total
-                for r in rolls[: args.brute_rolls])
+    agree = sum(
+        best_layout(r, empty).score().total == brute_force_best(r, empty).score().total
+        for r in rolls[: args.brute_rolls]
+    )
     fast_median, brute_median = statistics.median(fast), statistics.median(brute)
     print(f"best layout:  median {fast_median:.4f} ms per roll over {len(fast)} rolls (target <= 2 ms)")
     print(f"brute force:  median {brute_median:.4f} ms per roll over {len(brute)} rolls")

@@ -10,8 +10,8 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import statistics  # noqa: E402
-import time
-from typing import Callable
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 
 
 def time_ms(fn: Callable[[], object]) -> float:

@@ -28,12 +28,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import pin_one_core, time_ms  # noqa: E402  (before numpy: it sets one BLAS thread)
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.common import pin_one_core, time_ms  # noqa: E402  (before numpy: it sets one BLAS thread)
 from bench.truth import at_true_top_faces  # noqa: E402
-
 
 DATA = Path(__file__).resolve().parent / "data" / "dice"
 MATCH_PX = 20  # a reading within this many px of a true centre is that die
@@ -54,12 +53,17 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
         times.append((time.perf_counter() - start) * 1000)
         # the same photo read again: this shared machine's timings swing by a third between runs, the least of
         # three reads much less (readings do not change: the reader keeps nothing between photos but caches)
-        steady.append(min([times[-1]] + [time_ms(lambda: reader.read(image)) for _ in range(STEADY_READS - 1)]))
+        steady.append(
+            min([times[-1]] + [time_ms(lambda image=image: reader.read(image)) for _ in range(STEADY_READS - 1)])
+        )
         photos += 1
         used, ok_photo = set(), True
         for die in truth:
-            near = [i for i, d in enumerate(reading["dice"])
-                    if abs(d["center"][0] - die["center"][0]) + abs(d["center"][1] - die["center"][1]) < MATCH_PX]
+            near = [
+                i
+                for i, d in enumerate(reading["dice"])
+                if abs(d["center"][0] - die["center"][0]) + abs(d["center"][1] - die["center"][1]) < MATCH_PX
+            ]
             used.update(near[:1])  # a second reading of one die is a die too many: counted as a phantom
             if die["cocked"]:
                 cocked_read += bool(near)
@@ -78,10 +82,21 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
         phantom += len(set(range(len(reading["dice"]))) - used)
         perfect += ok_photo and not (set(range(len(reading["dice"]))) - used)
     base_ms, base_acc = baseline(folder, reader, baseline_photos)
-    return {"dice": counted, "correct": correct / counted, "misread": misread / counted, "abstain": abstained / counted,
-            "perfect": perfect / photos, "photos": photos, "phantom": phantom, "cocked_read": cocked_read,
-            "ms": statistics.median(times), "steady_ms": statistics.median(steady), "baseline_ms": base_ms, "baseline_correct": base_acc,
-            "at_pose": at_pose / counted}
+    return {
+        "dice": counted,
+        "correct": correct / counted,
+        "misread": misread / counted,
+        "abstain": abstained / counted,
+        "perfect": perfect / photos,
+        "photos": photos,
+        "phantom": phantom,
+        "cocked_read": cocked_read,
+        "ms": statistics.median(times),
+        "steady_ms": statistics.median(steady),
+        "baseline_ms": base_ms,
+        "baseline_correct": base_acc,
+        "at_pose": at_pose / counted,
+    }
 
 
 def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:
@@ -99,22 +114,31 @@ def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:
             die = the_one_die(image, path)
             crops.append(cv2.resize(face_patch(image, die, reader.die_side), (side, side)).astype(np.float32))
         mean = np.mean(crops, axis=0)
-        templates[face] = [cv2.warpAffine(mean, cv2.getRotationMatrix2D((side / 2, side / 2), a, 1), (side, side),
-                                          borderMode=cv2.BORDER_REPLICATE) for a in range(0, 360, 45)]
+        templates[face] = [
+            cv2.warpAffine(
+                mean, cv2.getRotationMatrix2D((side / 2, side / 2), a, 1), (side, side), borderMode=cv2.BORDER_REPLICATE
+            )
+            for a in range(0, 360, 45)
+        ]
     times, right, total = [], 0, 0
     for path in sorted(folder.glob("scene-*.jpg"))[:photos]:
         truth = json.loads(path.with_suffix(".json").read_text())["dice"]
         gray = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY).astype(np.float32)
         start = time.perf_counter()
-        maps = {face: np.max([cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED) for t in ts], axis=0)
-                for face, ts in templates.items()}
+        maps = {
+            face: np.max([cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED) for t in ts], axis=0)
+            for face, ts in templates.items()
+        }
         times.append((time.perf_counter() - start) * 1000)
         for die in truth:
             if die["cocked"]:
                 continue
             x, y = int(die["center"][0] - side / 2), int(die["center"][1] - side / 2)
-            scores = {f: m[max(0, y - 3):y + 4, max(0, x - 3):x + 4].max() for f, m in maps.items()
-                      if 0 <= y < m.shape[0] and 0 <= x < m.shape[1]}
+            scores = {
+                f: m[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4].max()
+                for f, m in maps.items()
+                if 0 <= y < m.shape[0] and 0 <= x < m.shape[1]
+            }
             total += 1
             right += bool(scores) and max(scores, key=scores.get) == die["face"]
     return statistics.median(times), right / max(1, total)
@@ -124,22 +148,40 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--baseline-photos", type=int, default=2)
-    parser.add_argument("--sets", nargs="+", default=["dev", "heldout", "blender", "blender-ivory", "blender-style2",
-                                                      "blender-table", "blender-framed", "blender-diagonal"],
-                        help="sets under --data: dev (OpenCV renders, tuned on), heldout (other art), "
-                             "blender (physically based renders, bench/render/blender_dice.py), blender-ivory (the same, light dice), blender-style2 (black dice, art style 2), blender-table (one table camera for every photo, enrollment too), blender-framed (art none of the reader's development saw: each pictogram in a ring all faces share), blender-diagonal (other unseen art: thin pictograms turned 45 degrees; rendered after session 13's choices, used for none)")
+    parser.add_argument(
+        "--sets",
+        nargs="+",
+        default=[
+            "dev",
+            "heldout",
+            "blender",
+            "blender-ivory",
+            "blender-style2",
+            "blender-table",
+            "blender-framed",
+            "blender-diagonal",
+        ],
+        help="sets under --data: dev (OpenCV renders, tuned on), heldout (other art), "
+        "blender (physically based renders, bench/render/blender_dice.py), blender-ivory (the same, light dice), blender-style2 (black dice, art style 2), blender-table (one table camera for every photo, enrollment too), blender-framed (art none of the reader's development saw: each pictogram in a ring all faces share), blender-diagonal (other unseen art: thin pictograms turned 45 degrees; rendered after session 13's choices, used for none)",
+    )
     args = parser.parse_args()
     pin_one_core()
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
     for name in args.sets:
         r = evaluate(args.data / name, args.baseline_photos)
-        print(f"{name:8s} {r['photos']} photos, {r['dice']} level dice: correct {r['correct']:.1%}, misread {r['misread']:.2%}, "
-              f"abstain {r['abstain']:.1%}, perfect photos {r['perfect']:.0%}, phantom dice {r['phantom']}, "
-              f"cocked read as level {r['cocked_read']}")
-        print(f"{'':8s} at the true top faces (enrollment and classifier only, no finding): {r['at_pose']:.1%} read right")
-        print(f"{'':8s} median {r['ms']:.1f} ms per photo (first read; least of {STEADY_READS}: {r['steady_ms']:.1f} ms); "
-              f"baseline (template matching, 8 rotations) {r['baseline_ms']:.0f} ms, {r['baseline_correct']:.1%} correct; "
-              f"ratio {r['baseline_ms'] / r['ms']:.1f}x ({r['baseline_ms'] / r['steady_ms']:.1f}x)")
+        print(
+            f"{name:8s} {r['photos']} photos, {r['dice']} level dice: correct {r['correct']:.1%}, misread {r['misread']:.2%}, "
+            f"abstain {r['abstain']:.1%}, perfect photos {r['perfect']:.0%}, phantom dice {r['phantom']}, "
+            f"cocked read as level {r['cocked_read']}"
+        )
+        print(
+            f"{'':8s} at the true top faces (enrollment and classifier only, no finding): {r['at_pose']:.1%} read right"
+        )
+        print(
+            f"{'':8s} median {r['ms']:.1f} ms per photo (first read; least of {STEADY_READS}: {r['steady_ms']:.1f} ms); "
+            f"baseline (template matching, 8 rotations) {r['baseline_ms']:.0f} ms, {r['baseline_correct']:.1%} correct; "
+            f"ratio {r['baseline_ms'] / r['ms']:.1f}x ({r['baseline_ms'] / r['steady_ms']:.1f}x)"
+        )
 
 
 if __name__ == "__main__":

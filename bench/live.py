@@ -27,9 +27,26 @@ from companion import config  # noqa: E402
 from companion.app import build  # noqa: E402
 from companion.devices.controls import mock_factory  # noqa: E402
 
-PERFECT = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "left-lower-leg", "left-foot",
-           "right-upper-arm", "right-forearm", "right-hand", "right-thigh", "right-lower-leg", "right-foot",
-           "hat", "skull", "ribcage", "spine", "pelvis", "gravestone"]
+PERFECT = [
+    "left-upper-arm",
+    "left-forearm",
+    "left-hand",
+    "left-thigh",
+    "left-lower-leg",
+    "left-foot",
+    "right-upper-arm",
+    "right-forearm",
+    "right-hand",
+    "right-thigh",
+    "right-lower-leg",
+    "right-foot",
+    "hat",
+    "skull",
+    "ribcage",
+    "spine",
+    "pelvis",
+    "gravestone",
+]
 
 
 class Listener(threading.Thread):
@@ -106,8 +123,10 @@ def main() -> None:
         table.undo()
         table.undo()
     latencies.sort()
-    print(f"press -> SSE event: median {statistics.median(latencies):.1f} ms, p99 {latencies[int(len(latencies) * 0.99) - 1]:.1f} ms "
-          f"over {len(latencies)}/{args.presses} presses (target <= 150 ms)")
+    print(
+        f"press -> SSE event: median {statistics.median(latencies):.1f} ms, p99 {latencies[int(len(latencies) * 0.99) - 1]:.1f} ms "
+        f"over {len(latencies)}/{args.presses} presses (target <= 150 ms)"
+    )
 
     # 2. many clients while the table changes twice a second
     clients = [Listener(port) for _ in range(args.clients)]
@@ -134,9 +153,11 @@ def main() -> None:
     delays.sort()
     errors = sum(c.errors for c in clients)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{args.clients} clients + kiosk for {args.seconds:.0f} s: {len(sent)} changes, delivery median "
-          f"{statistics.median(delays):.1f} ms, p99 {delays[int(len(delays) * 0.99) - 1]:.1f} ms (target <= 100 ms), "
-          f"errors {errors}, peak RSS {rss_mb:.0f} MB (whole process, clients included; target <= 150 MB)")
+    print(
+        f"{args.clients} clients + kiosk for {args.seconds:.0f} s: {len(sent)} changes, delivery median "
+        f"{statistics.median(delays):.1f} ms, p99 {delays[int(len(delays) * 0.99) - 1]:.1f} ms (target <= 100 ms), "
+        f"errors {errors}, peak RSS {rss_mb:.0f} MB (whole process, clients included; target <= 150 MB)"
+    )
     print("baseline: polling /api/state once a second would deliver a change in ~500 ms on average")
     server.close()
     companion.close()

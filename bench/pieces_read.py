@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import pin_one_core  # noqa: E402  (before numpy: it sets one BLAS thread)
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.common import pin_one_core  # noqa: E402  (before numpy: it sets one BLAS thread)
 
 DATA = Path(__file__).resolve().parent / "data" / "pieces"
 
@@ -55,7 +55,9 @@ def evaluate(folder: Path) -> dict:
             base_right += base[name] == counts
             clear = name not in overlapped
             clear_total += clear
-            has_flag = any(cv2.pointPolygonTest(graves[name], tuple(u["center"]), False) >= 0 for u in reading["unreadable"])
+            has_flag = any(
+                cv2.pointPolygonTest(graves[name], tuple(u["center"]), False) >= 0 for u in reading["unreadable"]
+            )
             # an overlapping pair is left out of its grave's true counts: flagged, the grave's count is right too
             overlap_flagged += has_flag and not clear
             if reading["graves"][name] == counts:
@@ -65,17 +67,28 @@ def evaluate(folder: Path) -> dict:
                 flagged += 1
             else:
                 wrong += 1
-    return {"graves": total, "right": right / total, "flagged": flagged / total, "wrong": wrong / total,
-            "ms": statistics.median(times), "baseline_right": base_right / total, "photos": len(times),
-            "clear": clear_total, "clear_right": clear_right / max(clear_total, 1), "overlaps": total - clear_total,
-            "overlap_flagged": overlap_flagged}
+    return {
+        "graves": total,
+        "right": right / total,
+        "flagged": flagged / total,
+        "wrong": wrong / total,
+        "ms": statistics.median(times),
+        "baseline_right": base_right / total,
+        "photos": len(times),
+        "clear": clear_total,
+        "clear_right": clear_right / max(clear_total, 1),
+        "overlaps": total - clear_total,
+        "overlap_flagged": overlap_flagged,
+    }
 
 
 def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--fresh", type=int, default=0, help="also render this many new boards (not in the repo) and read them")
+    parser.add_argument(
+        "--fresh", type=int, default=0, help="also render this many new boards (not in the repo) and read them"
+    )
     parser.add_argument("--seed", type=int, default=8000, help="seed of the fresh boards")
     args = parser.parse_args()
     pin_one_core()
@@ -89,10 +102,14 @@ def main() -> None:
         sets.append((f"fresh/{args.seed}", fresh))
     for name, folder in sets:
         r = evaluate(folder)
-        print(f"{name:8s} {r['photos']} photos, {r['graves']} grave counts: right {r['right']:.1%}, flagged for a look "
-              f"{r['flagged']:.1%}, wrong {r['wrong']:.1%}; median {r['ms']:.1f} ms per photo (target >= 99.5 %, <= 80 ms)")
-        print(f"{'':8s} graves with no deliberately overlapping pair: {r['clear']}, right {r['clear_right']:.1%}; "
-              f"graves holding one: {r['overlaps']}, flagged {r['overlap_flagged']} (the rules want those unreadable)")
+        print(
+            f"{name:8s} {r['photos']} photos, {r['graves']} grave counts: right {r['right']:.1%}, flagged for a look "
+            f"{r['flagged']:.1%}, wrong {r['wrong']:.1%}; median {r['ms']:.1f} ms per photo (target >= 99.5 %, <= 80 ms)"
+        )
+        print(
+            f"{'':8s} graves with no deliberately overlapping pair: {r['clear']}, right {r['clear_right']:.1%}; "
+            f"graves holding one: {r['overlaps']}, flagged {r['overlap_flagged']} (the rules want those unreadable)"
+        )
         print(f"{'':8s} baseline (nearest enrolled area only): right {r['baseline_right']:.1%}")
 
 

@@ -53,7 +53,10 @@ def main() -> None:
     errors = 0
     start = time.monotonic()
     next_report = start + 60
-    print(f"{'min':>4} {'RSS MB':>7} {'cmd p50 ms':>10} {'cmd p99 ms':>10} {'errors':>6} {'events/client':>13}", flush=True)
+    print(
+        f"{'min':>4} {'RSS MB':>7} {'cmd p50 ms':>10} {'cmd p99 ms':>10} {'errors':>6} {'events/client':>13}",
+        flush=True,
+    )
     while time.monotonic() - start < args.minutes * 60:
         t0 = time.perf_counter()
         try:
@@ -88,16 +91,21 @@ def main() -> None:
         time.sleep(0.2)
         if time.monotonic() >= next_report:
             recent = sorted(latencies[-300:])
-            print(f"{(time.monotonic() - start) / 60:4.0f} {rss_mb():7.1f} {statistics.median(recent):10.1f} "
-                  f"{recent[int(len(recent) * 0.99) - 1]:10.1f} {errors + sum(c.errors for c in clients):6d} "
-                  f"{min(c.count for c in clients):13d}", flush=True)
+            print(
+                f"{(time.monotonic() - start) / 60:4.0f} {rss_mb():7.1f} {statistics.median(recent):10.1f} "
+                f"{recent[int(len(recent) * 0.99) - 1]:10.1f} {errors + sum(c.errors for c in clients):6d} "
+                f"{min(c.count for c in clients):13d}",
+                flush=True,
+            )
             next_report += 60
     for c in clients:
         c.stop = True
     lat = sorted(latencies)
-    print(f"summary: {len(lat)} actions over {args.minutes:g} min, command median {statistics.median(lat):.1f} ms, "
-          f"p99 {lat[int(len(lat) * 0.99) - 1]:.1f} ms, errors {errors + sum(c.errors for c in clients)}, "
-          f"RSS now {rss_mb():.1f} MB (whole process incl. {args.clients} client threads)")
+    print(
+        f"summary: {len(lat)} actions over {args.minutes:g} min, command median {statistics.median(lat):.1f} ms, "
+        f"p99 {lat[int(len(lat) * 0.99) - 1]:.1f} ms, errors {errors + sum(c.errors for c in clients)}, "
+        f"RSS now {rss_mb():.1f} MB (whole process incl. {args.clients} client threads)"
+    )
     server.close()
     companion.close()
 

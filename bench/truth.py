@@ -20,7 +20,9 @@ def at_true_top_faces(reader, image: np.ndarray, truth: list[dict]) -> tuple[int
     for die in (d for d in truth if not d["cocked"]):
         edge = np.subtract(die["corners"][1], die["corners"][0])
         turn = float(np.degrees(np.arctan2(edge[1], edge[0])))
-        face, score, _, margin, _, _ = reader._classify_near(gray, Blob(tuple(die["center"]), (side, side), turn, 0, False), side)
+        face, score, _, margin, _, _ = reader._classify_near(
+            gray, Blob(tuple(die["center"]), (side, side), turn, 0, False), side
+        )
         clear = score >= MIN_SCORE and margin >= MIN_MARGIN
         level += 1
         right += clear and face == die["face"]

@@ -7,10 +7,12 @@ them the file is ignored (and the advisor searches cold) until it is rewritten.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import zipfile
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +26,8 @@ MEMO_FILE = Path(__file__).resolve().parent / "data" / "advisor-points.npz"
 def fingerprint() -> str:
     digest = hashlib.sha256()
     for module in (advisor, dice, layout, memo, skeleton_masks, throws):
-        digest.update(Path(module.__file__).read_bytes())
+        # The code, not its layout: reformatting or a comment leaves the stored search valid.
+        digest.update(ast.dump(ast.parse(Path(str(module.__file__)).read_text())).encode())
     digest.update(repr((advisor.MAX_OUTCOMES, advisor.SAMPLES, advisor.MAX_FULL_LAYS, advisor.BIG_THROW)).encode())
     return digest.hexdigest()[:16]
 
@@ -32,7 +35,8 @@ def fingerprint() -> str:
 def save(search: Advisor, path: Path = MEMO_FILE) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     table = MemoTable.from_memo(search._pre, search._post)
-    np.savez_compressed(path, fingerprint=np.array(fingerprint()), **table.arrays())
+    arrays: dict[str, Any] = {"fingerprint": np.array(fingerprint()), **table.arrays()}
+    np.savez_compressed(path, **arrays)
     return path
 
 

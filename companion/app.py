@@ -42,21 +42,34 @@ class Companion:
         self.table.store.close()
 
 
-def build(settings: dict[str, Any], demo: bool = False, pin_factory=None, instance: Path | None = None,
-          rng: random.Random | None = None) -> Companion:
+def build(
+    settings: dict[str, Any],
+    demo: bool = False,
+    pin_factory=None,
+    instance: Path | None = None,
+    rng: random.Random | None = None,
+) -> Companion:
     from .web import create_app
 
     instance = Path(instance or config_module.data_dir() / ("demo" if demo else "table"))
-    store = EventStore(instance / "table.sqlite3" if demo or not settings["store"].get("path")
-                       else config_module.store_path(settings))
+    store = EventStore(
+        instance / "table.sqlite3" if demo or not settings["store"].get("path") else config_module.store_path(settings)
+    )
     table = Table(store, all_games(), rng=rng)
     if not table.resume() and demo:
         table.new_game("rolling-bones", {"players": ["Ann", "Bob"], "target": settings["rolling_bones"]["target"]})
 
     camera, reader, annotate = _camera_and_reader(settings, demo)
     piece_reader, board_camera = _piece_reader(settings, demo)
-    referee = Referee(table, camera, reader, photo_dir=instance / "photos", annotate=annotate,
-                      piece_reader=piece_reader, board_camera=board_camera)
+    referee = Referee(
+        table,
+        camera,
+        reader,
+        photo_dir=instance / "photos",
+        annotate=annotate,
+        piece_reader=piece_reader,
+        board_camera=board_camera,
+    )
 
     controls = None
     factory = pin_factory if pin_factory is not None else (mock_factory() if demo else None)
@@ -81,7 +94,7 @@ def build(settings: dict[str, Any], demo: bool = False, pin_factory=None, instan
 
 def _camera_and_reader(settings: dict[str, Any], demo: bool):
     """The camera from config (demo: the demo photos), and the dice reader when its models exist."""
-    camera = None
+    camera: Any = None
     try:
         if demo:
             from .devices.camera import FolderCamera
@@ -158,7 +171,9 @@ def run(config_file: str | None = None, demo: bool = False, host: str | None = N
     port = port or int(settings["server"]["port"])
     companion = build(settings, demo=demo)
     where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    print(f"Crypt Companion on http://{where}:{port}/  (kiosk: /kiosk){'  [demo: mock pins]' if demo else ''}", flush=True)
+    print(
+        f"Crypt Companion on http://{where}:{port}/  (kiosk: /kiosk){'  [demo: mock pins]' if demo else ''}", flush=True
+    )
     from waitress.server import create_server
 
     from .watchdog import keep_alive, notify

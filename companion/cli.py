@@ -6,8 +6,9 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import BadInput, CompanionError
 from .jsonfile import read_json
@@ -18,6 +19,7 @@ def _print_json(data: Any) -> None:
 
 
 # -- bones --------------------------------------------------------------------------------
+
 
 def bones_score(args: argparse.Namespace) -> None:
     from .games.rolling_bones import Layout
@@ -66,6 +68,7 @@ def bones_advise(args: argparse.Namespace) -> None:
 
 # -- tomb ---------------------------------------------------------------------------------
 
+
 def tomb_stage_turn(args: argparse.Namespace) -> None:
     import random
 
@@ -85,11 +88,14 @@ def tomb_check(args: argparse.Namespace) -> None:
 
     scenario = Scenario.from_json(read_json(args.scenario))
     print(ascii_map(scenario))
-    print(f"ok: {len(scenario.characters)} characters, {len(scenario.monsters)} monsters, "
-          f"{scenario.grid.width}x{scenario.grid.height} map")
+    print(
+        f"ok: {len(scenario.characters)} characters, {len(scenario.monsters)} monsters, "
+        f"{scenario.grid.width}x{scenario.grid.height} map"
+    )
 
 
 # -- dice ---------------------------------------------------------------------------------
+
 
 def dice_enroll(args: argparse.Namespace) -> None:
     from .vision.dice import DiceReader
@@ -97,20 +103,29 @@ def dice_enroll(args: argparse.Namespace) -> None:
 
     reader = DiceReader.enroll(args.dir)
     folder = reader.save(args.set)
-    print(f"enrolled {len(set(reader.labels))} faces from {args.dir} as set {args.set!r} ({folder}); "
-          f"die {reader.die_side:.0f} px across")
+    print(
+        f"enrolled {len(set(reader.labels))} faces from {args.dir} as set {args.set!r} ({folder}); "
+        f"die {reader.die_side:.0f} px across"
+    )
     if reader.left_out:
-        print(f"warning: left out {len(reader.left_out)} photo{'s' if len(reader.left_out) > 1 else ''}: "
-              f"{'; '.join(reader.left_out)}", file=sys.stderr)
+        print(
+            f"warning: left out {len(reader.left_out)} photo{'s' if len(reader.left_out) > 1 else ''}: "
+            f"{'; '.join(reader.left_out)}",
+            file=sys.stderr,
+        )
     few = [face for face, n in reader.photos_learned().items() if n < 2]
     if few:
         # a face known from one photo is the first to be misread (its one picture's light, its one angle)
-        offered = {face: sum(p.suffix.lower() in PHOTO_SUFFIXES for p in (Path(args.dir) / face).iterdir())
-                   for face in few}
-        print(f"warning: learned from one photo only: {', '.join(f'{face} (of {offered[face]})' for face in few)}; "
-              f"add photos of {'it' if len(few) == 1 else 'them'} (a photo whose top face is not found clearly "
-              f"is not learned from), each die alone and well lit, and enroll again"
-              f"{'; until then read only when near certain: ' + ', '.join(reader.unsure) if reader.unsure else ''}", file=sys.stderr)
+        offered = {
+            face: sum(p.suffix.lower() in PHOTO_SUFFIXES for p in (Path(args.dir) / face).iterdir()) for face in few
+        }
+        print(
+            f"warning: learned from one photo only: {', '.join(f'{face} (of {offered[face]})' for face in few)}; "
+            f"add photos of {'it' if len(few) == 1 else 'them'} (a photo whose top face is not found clearly "
+            f"is not learned from), each die alone and well lit, and enroll again"
+            f"{'; until then read only when near certain: ' + ', '.join(reader.unsure) if reader.unsure else ''}",
+            file=sys.stderr,
+        )
 
 
 def dice_read(args: argparse.Namespace) -> None:
@@ -141,6 +156,7 @@ def dice_read(args: argparse.Namespace) -> None:
 
 # -- pieces -------------------------------------------------------------------------------
 
+
 def pieces_enroll(args: argparse.Namespace) -> None:
     from .vision.pieces import PieceReader
 
@@ -168,6 +184,7 @@ def pieces_read(args: argparse.Namespace) -> None:
 
 
 # -- serve --------------------------------------------------------------------------------
+
 
 def serve(args: argparse.Namespace) -> None:
     from .app import run
@@ -232,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = psub.add_parser("read", help="count the pieces in each grave of a photo")
     p.add_argument("image", metavar="IMAGE")
     p.add_argument("--set", default="demo")
-    p.add_argument("--graves", required=True, metavar="GRAVES.json", help="grave name -> polygon, or {\"aruco\": [ids]}")
+    p.add_argument("--graves", required=True, metavar="GRAVES.json", help='grave name -> polygon, or {"aruco": [ids]}')
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=pieces_read)
     return parser

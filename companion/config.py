@@ -34,8 +34,10 @@ def _check_keys(known: dict[str, Any], given: dict[str, Any], path: Path, where:
     for key, value in given.items():
         name = f"{where}.{key}" if where else key
         if key not in known:
-            raise BadInput(f"config file {path}: unknown setting {name!r} "
-                           f"(known{' in [' + where + ']' if where else ''}: {', '.join(sorted(known))})")
+            raise BadInput(
+                f"config file {path}: unknown setting {name!r} "
+                f"(known{' in [' + where + ']' if where else ''}: {', '.join(sorted(known))})"
+            )
         if isinstance(known[key], dict):
             if not isinstance(value, dict):
                 raise BadInput(f"config file {path}: {name} must be a [{name}] table")

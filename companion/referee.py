@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import CompanionError, DeviceError, IllegalPlay
 from .table import Table
@@ -35,14 +35,21 @@ class Reading:
         return {"dice": self.dice, "unreadable": self.unreadable, "photo": self.photo, "ms": self.ms}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Reading":
+    def from_json(cls, data: dict[str, Any]) -> Reading:
         return cls(list(data["dice"]), list(data["unreadable"]), data.get("photo"), float(data.get("ms", 0.0)))
 
 
 class Referee:
-    def __init__(self, table: Table, camera=None, reader: Callable[[Any], dict[str, Any]] | None = None,
-                 photo_dir: Path | None = None, annotate: Callable[[Any, dict], Any] | None = None,
-                 piece_reader: Callable[[Any], dict[str, Any]] | None = None, board_camera=None):
+    def __init__(
+        self,
+        table: Table,
+        camera=None,
+        reader: Callable[[Any], dict[str, Any]] | None = None,
+        photo_dir: Path | None = None,
+        annotate: Callable[[Any, dict], Any] | None = None,
+        piece_reader: Callable[[Any], dict[str, Any]] | None = None,
+        board_camera=None,
+    ):
         self.table = table
         self.camera = camera
         self.board_camera = board_camera or camera  # the demo replays board photos apart from dice photos
@@ -83,13 +90,11 @@ class Referee:
         self._requests.put(name)
 
     def wait_idle(self, timeout: float = 5.0) -> bool:
-        """For tests and benches: wait until every queued request has been handled."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self._requests.unfinished_tasks == 0:
-                return True
-            time.sleep(0.005)
-        return False
+        """For tests and benches: wait until every queued request has been handled (no polling:
+        the queue's own condition is notified as each request is done)."""
+        done = self._requests.all_tasks_done
+        with done:
+            return done.wait_for(lambda: self._requests.unfinished_tasks == 0, timeout)
 
     def close(self) -> None:
         self._stop.set()
@@ -136,7 +141,8 @@ class Referee:
 
     def read_table(self) -> Reading | None:
         if self.table.game == "sepulchre":
-            return self.read_graves()
+            self.read_graves()
+            return None
         if self.table.game != "rolling-bones":
             raise IllegalPlay("reading the table needs a Rolling Bones or Sepulchre game on it")
         if self.camera is None:
@@ -146,8 +152,12 @@ class Referee:
         self._say("reading the dice…", BUSY)
         image = self.camera.capture()
         observation = self.reader(image)
-        reading = Reading(list(observation["dice"]), list(observation["unreadable"]),
-                          self._save_photo(image, observation), float(observation.get("ms", 0.0)))
+        reading = Reading(
+            list(observation["dice"]),
+            list(observation["unreadable"]),
+            self._save_photo(image, observation),
+            float(observation.get("ms", 0.0)),
+        )
         with self.table.lock:
             self._settle(reading)
         return reading
@@ -162,15 +172,23 @@ class Referee:
         reading = self.piece_reader(self.board_camera.capture())
         if reading["unreadable"]:
             n = len(reading["unreadable"])
-            self._say(f"{n} piece{'s' if n > 1 else ''} not readable (overlapping?): straighten and press again", LOOK,
-                      reading=None, flagged_graves=None)
+            self._say(
+                f"{n} piece{'s' if n > 1 else ''} not readable (overlapping?): straighten and press again",
+                LOOK,
+                reading=None,
+                flagged_graves=None,
+            )
             return
         with self.table.lock:
             try:
                 self.table.dispatch({"type": "observe", "graves": reading["graves"]})
             except IllegalPlay as flag:
-                self._say(f"rule flag — {flag}. Fix the pieces and press again, or override on the page", LOOK,
-                          reading=None, flagged_graves=reading["graves"])
+                self._say(
+                    f"rule flag — {flag}. Fix the pieces and press again, or override on the page",
+                    LOOK,
+                    reading=None,
+                    flagged_graves=reading["graves"],
+                )
                 return
             change = self.table.view().get("last_change") or ["no change"]
             self._say("; ".join(change), READY, reading=None, flagged_graves=None)
@@ -198,8 +216,9 @@ class Referee:
         """A reading with dice still to name waits for the table; a whole one becomes the roll."""
         if reading.unreadable:
             n = len(reading.unreadable)
-            self._say(f"{n} die{'s' if n > 1 else ''} not readable: tap to name or re-throw", LOOK,
-                      reading=reading.to_json())
+            self._say(
+                f"{n} die{'s' if n > 1 else ''} not readable: tap to name or re-throw", LOOK, reading=reading.to_json()
+            )
             return
         faces = [d["face"] for d in reading.dice]
         self.table.dispatch({"type": "roll", "faces": faces})

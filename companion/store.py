@@ -74,7 +74,7 @@ class EventStore:
         with self._lock:
             self._db.close()
 
-    def __enter__(self) -> "EventStore":
+    def __enter__(self) -> EventStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -86,7 +86,8 @@ class EventStore:
                 cursor = self._db.execute(sql, args)
             except sqlite3.Error as error:
                 raise StoreError(f"cannot write to the game database: {error}") from None
-            return int(cursor.lastrowid)
+            assert cursor.lastrowid is not None  # an INSERT always sets it
+            return cursor.lastrowid
 
     def new_session(self, game: str, setup: dict[str, Any]) -> Session:
         created = time.time()
@@ -121,8 +122,7 @@ class EventStore:
     def events(self, session_id: int, after: int = 0) -> list[Event]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT seq, session_id, kind, payload, at FROM events"
-                " WHERE session_id = ? AND seq > ? ORDER BY seq",
+                "SELECT seq, session_id, kind, payload, at FROM events WHERE session_id = ? AND seq > ? ORDER BY seq",
                 (session_id, after),
             ).fetchall()
         return [Event(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]

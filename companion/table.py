@@ -13,8 +13,9 @@ from __future__ import annotations
 import copy
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from .bus import EventBus
 from .errors import BadInput, IllegalPlay
@@ -48,8 +49,13 @@ class _Live:
 
 
 class Table:
-    def __init__(self, store: EventStore, games: dict[str, GameRules], rng: random.Random | None = None,
-                 bus: EventBus | None = None):
+    def __init__(
+        self,
+        store: EventStore,
+        games: dict[str, GameRules],
+        rng: random.Random | None = None,
+        bus: EventBus | None = None,
+    ):
         self.store = store
         self.games = games
         self.rng = rng or random.SystemRandom()
@@ -112,8 +118,9 @@ class Table:
             self._live = self._replay(live.session)
             return self._publish(UNDO, {}, event.seq)
 
-    def update_desk(self, change: Callable[[dict[str, Any]], dict[str, Any] | None], log: bool = True
-                    ) -> dict[str, Any]:
+    def update_desk(
+        self, change: Callable[[dict[str, Any]], dict[str, Any] | None], log: bool = True
+    ) -> dict[str, Any]:
         """Change the referee's desk: ``change`` gets a copy and returns the new desk (None: keep it).
 
         Runs under the table lock, so two threads never lose each other's change; logged before
@@ -163,8 +170,12 @@ class Table:
         with self._lock:
             if self._live is None:
                 return {"game": None}
-            return {"game": self._live.session.game, "session": self._live.session.id,
-                    "can_undo": self._live.actions > 0, **self._live.rules.view(self._live.state)}
+            return {
+                "game": self._live.session.game,
+                "session": self._live.session.id,
+                "can_undo": self._live.actions > 0,
+                **self._live.rules.view(self._live.state),
+            }
 
     def _publish(self, kind: str, payload: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
         message = {"seq": seq, "kind": kind, "payload": payload, "view": self.view()}

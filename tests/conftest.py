@@ -1,6 +1,7 @@
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,9 @@ def run_cli(tmp_path):
         for name, content in (files or {}).items():
             path = tmp_path / name
             path.write_text(content if isinstance(content, str) else json.dumps(content))
-        completed = subprocess.run([sys.executable, "-m", "companion.cli", *args], cwd=tmp_path,
-                                   capture_output=True, text=True, timeout=60)
+        completed = subprocess.run(
+            [sys.executable, "-m", "companion.cli", *args], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
         return completed
 
     return run
@@ -65,6 +67,27 @@ def api(client):
 
     post.token = token
     return post
+
+
+class TableChanges:
+    """Wait until the table reaches a state: woken by each of its publishes, never polling."""
+
+    def __init__(self, table):
+        self._changed = threading.Condition()
+        table.bus.listen(self._wake)  # after the app's own listeners: the lights are already set
+
+    def _wake(self, _message) -> None:
+        with self._changed:
+            self._changed.notify_all()
+
+    def until(self, predicate, timeout: float = 5.0) -> bool:
+        with self._changed:
+            return self._changed.wait_for(predicate, timeout)
+
+
+@pytest.fixture
+def table_changes(companion):
+    return TableChanges(companion.table)
 
 
 def pytest_sessionstart(session):

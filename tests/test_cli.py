@@ -4,16 +4,29 @@ import json
 
 import pytest
 
-LAYOUT = {"slots": {"skull": "skull", "ribcage": "ribcage", "left-upper-arm": "left-upper-arm",
-                    "left-forearm": "left-forearm", "left-hand": "left-hand", "spine": "right-foot"}, "hat": True}
+LAYOUT = {
+    "slots": {
+        "skull": "skull",
+        "ribcage": "ribcage",
+        "left-upper-arm": "left-upper-arm",
+        "left-forearm": "left-forearm",
+        "left-hand": "left-hand",
+        "spine": "right-foot",
+    },
+    "hat": True,
+}
 
 
 def test_bones_score_json(run_cli):
     done = run_cli("bones", "score", "layout.json", "--json", files={"layout.json": LAYOUT})
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"score": 4, "sections": {"thorax": -3, "left-arm": 5, "right-arm": 0,
-                                                                "left-leg": 0, "right-leg": 0},
-                                       "correct": 5, "wrong": 1, "hat": True}
+    assert json.loads(done.stdout) == {
+        "score": 4,
+        "sections": {"thorax": -3, "left-arm": 5, "right-arm": 0, "left-leg": 0, "right-leg": 0},
+        "correct": 5,
+        "wrong": 1,
+        "hat": True,
+    }
 
 
 def test_bones_score_human(run_cli):
@@ -22,24 +35,40 @@ def test_bones_score_human(run_cli):
 
 
 def test_bones_best_json(run_cli):
-    roll = {"faces": ["skull", "ribcage", "left-hand", "gravestone", "hat", "left-upper-arm", "left-forearm"],
-            "layout": {"slots": {}, "hat": False}}
+    roll = {
+        "faces": ["skull", "ribcage", "left-hand", "gravestone", "hat", "left-upper-arm", "left-forearm"],
+        "layout": {"slots": {}, "hat": False},
+    }
     done = run_cli("bones", "best", "roll.json", "--json", files={"roll.json": roll})
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert result == {"score": (2 + 5) * 2, "can_bury": True, "layout": {"slots": {
-        "skull": "skull", "ribcage": "ribcage", "left-upper-arm": "left-upper-arm", "left-forearm": "left-forearm",
-        "left-hand": "left-hand"}, "hat": True}}
+    assert result == {
+        "score": (2 + 5) * 2,
+        "can_bury": True,
+        "layout": {
+            "slots": {
+                "skull": "skull",
+                "ribcage": "ribcage",
+                "left-upper-arm": "left-upper-arm",
+                "left-forearm": "left-forearm",
+                "left-hand": "left-hand",
+            },
+            "hat": True,
+        },
+    }
 
 
-@pytest.mark.parametrize("name, content, message", [
-    ("gap.json", {"slots": {"skull": "skull", "spine": "spine"}, "hat": False}, "gap"),
-    ("hat.json", {"slots": {}, "hat": True}, "real skull"),
-    ("slot.json", {"slots": {"tail": "skull"}}, "unknown slot"),
-    ("face.json", {"slots": {"skull": "bat"}}, "unknown face"),
-    ("grave.json", {"slots": {"skull": "gravestone"}}, "gravestone"),
-    ("broken.json", "{not json", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("gap.json", {"slots": {"skull": "skull", "spine": "spine"}, "hat": False}, "gap"),
+        ("hat.json", {"slots": {}, "hat": True}, "real skull"),
+        ("slot.json", {"slots": {"tail": "skull"}}, "unknown slot"),
+        ("face.json", {"slots": {"skull": "bat"}}, "unknown face"),
+        ("grave.json", {"slots": {"skull": "gravestone"}}, "gravestone"),
+        ("broken.json", "{not json", "not valid JSON"),
+    ],
+)
 def test_bones_score_bad_layouts(run_cli, name, content, message):
     done = run_cli("bones", "score", name, "--json", files={name: content})
     assert done.returncode == 2
@@ -53,14 +82,21 @@ def test_missing_file_is_one_line(run_cli):
 
 
 def test_bones_best_rejects_unknown_face(run_cli):
-    done = run_cli("bones", "best", "r.json", "--json", files={"r.json": {"faces": ["skull", "wing"], "layout": {"slots": {}}}})
+    done = run_cli(
+        "bones", "best", "r.json", "--json", files={"r.json": {"faces": ["skull", "wing"], "layout": {"slots": {}}}}
+    )
     assert done.returncode == 2 and "wing" in done.stderr
 
 
-ADVISE_STATE = {"layout": {"slots": {"skull": "skull", "ribcage": "ribcage", "spine": "spine", "pelvis": "pelvis"},
-                           "hat": False},
-                "roll": ["hat", "gravestone", "left-upper-arm"], "dice": {"left": 1, "right": 0, "center": 2},
-                "post_op": 3, "score": 60, "opponents": [40], "target": 100}
+ADVISE_STATE = {
+    "layout": {"slots": {"skull": "skull", "ribcage": "ribcage", "spine": "spine", "pelvis": "pelvis"}, "hat": False},
+    "roll": ["hat", "gravestone", "left-upper-arm"],
+    "dice": {"left": 1, "right": 0, "center": 2},
+    "post_op": 3,
+    "score": 60,
+    "opponents": [40],
+    "target": 100,
+}
 
 
 def test_bones_advise_json(run_cli):
@@ -79,17 +115,20 @@ def test_bones_advise_human(run_cli):
     assert done.returncode == 0 and done.stdout.startswith("lay ") and "bury" in done.stdout
 
 
-@pytest.mark.parametrize("state, message", [
-    ({"layout": {"slots": {}}}, '"roll"'),
-    ({"roll": ["skull"], "post_op": 0}, "post_op"),
-    ({"roll": ["skull"], "dice": {"left": 1}}, "dice says"),
-    ({"roll": ["skull"] * 7}, "only 6"),
-    ({"roll": ["skull"], "mood": "brave"}, "unknown field"),
-    ({"roll": ["skull", "wing"]}, "wing"),
-    ({"roll": ["skull"] * 6 + ["left-foot"] * 6, "post_op": 5}, "18"),
-    ({"roll": ["skull"], "opponents": [3]}, "own score"),
-    ([1, 2], "JSON object"),
-])
+@pytest.mark.parametrize(
+    "state, message",
+    [
+        ({"layout": {"slots": {}}}, '"roll"'),
+        ({"roll": ["skull"], "post_op": 0}, "post_op"),
+        ({"roll": ["skull"], "dice": {"left": 1}}, "dice says"),
+        ({"roll": ["skull"] * 7}, "only 6"),
+        ({"roll": ["skull"], "mood": "brave"}, "unknown field"),
+        ({"roll": ["skull", "wing"]}, "wing"),
+        ({"roll": ["skull"] * 6 + ["left-foot"] * 6, "post_op": 5}, "18"),
+        ({"roll": ["skull"], "opponents": [3]}, "own score"),
+        ([1, 2], "JSON object"),
+    ],
+)
 def test_bones_advise_bad_states_are_one_line(run_cli, state, message):
     done = run_cli("bones", "advise", "s.json", "--json", files={"s.json": state})
     assert done.returncode == 2, done.stdout
@@ -99,8 +138,16 @@ def test_bones_advise_bad_states_are_one_line(run_cli, state, message):
 SCENARIO = {
     "map": ["#########", "#...~~..#", "#.O.....#", "#########"],
     "characters": [{"id": "brienne", "pos": [1, 1], "hp": 9, "max_hp": 10, "armor": 12, "shield": 0, "stealth": False}],
-    "monsters": [{"id": "ghoul-1", "pos": [7, 2], "hp": 6, "move": 3, "armor": 10,
-                  "attack": {"modifier": 3, "range": [1, 1], "damage": 2, "kind": "line", "targets": 1}}],
+    "monsters": [
+        {
+            "id": "ghoul-1",
+            "pos": [7, 2],
+            "hp": 6,
+            "move": 3,
+            "armor": 10,
+            "attack": {"modifier": 3, "range": [1, 1], "damage": 2, "kind": "line", "targets": 1},
+        }
+    ],
     "rolls": [19, 14, 3],
 }
 
@@ -142,8 +189,14 @@ def test_output_cut_short_by_its_reader_is_no_error(tmp_path):
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before we write a byte
     try:
-        completed = subprocess.run([sys.executable, "-m", "companion.cli", "bones", "score", "layout.json", "--json"],
-                                   cwd=tmp_path, stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60)
+        completed = subprocess.run(
+            [sys.executable, "-m", "companion.cli", "bones", "score", "layout.json", "--json"],
+            cwd=tmp_path,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
     finally:
         os.close(write_end)
     assert completed.returncode == 0 and completed.stderr == ""

@@ -4,7 +4,8 @@ import json
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.cli import main
 
@@ -13,13 +14,30 @@ from .web.test_fuzz import values
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "150"))
 COMMANDS = [["bones", "score"], ["bones", "best"], ["tomb", "stage-turn"], ["tomb", "check"]]
 maps = st.lists(st.text(alphabet=".#O~Gg?X", min_size=1, max_size=6), min_size=1, max_size=4)
-pieces = st.fixed_dictionaries({"id": st.text(max_size=3), "pos": st.lists(st.integers(-1, 6), max_size=3),
-                                "hp": st.integers(-1, 5), "armor": st.integers(0, 15), "move": st.integers(-1, 4),
-                                "attack": st.fixed_dictionaries({"modifier": st.integers(-2, 5),
-                                                                 "range": st.lists(st.integers(-1, 4), max_size=3),
-                                                                 "damage": st.integers(-1, 3)})})
-scenarios = st.fixed_dictionaries({"map": maps, "characters": st.lists(pieces, max_size=2),
-                                   "monsters": st.lists(pieces, max_size=2), "rolls": st.lists(st.integers(0, 21), max_size=4)})
+pieces = st.fixed_dictionaries(
+    {
+        "id": st.text(max_size=3),
+        "pos": st.lists(st.integers(-1, 6), max_size=3),
+        "hp": st.integers(-1, 5),
+        "armor": st.integers(0, 15),
+        "move": st.integers(-1, 4),
+        "attack": st.fixed_dictionaries(
+            {
+                "modifier": st.integers(-2, 5),
+                "range": st.lists(st.integers(-1, 4), max_size=3),
+                "damage": st.integers(-1, 3),
+            }
+        ),
+    }
+)
+scenarios = st.fixed_dictionaries(
+    {
+        "map": maps,
+        "characters": st.lists(pieces, max_size=2),
+        "monsters": st.lists(pieces, max_size=2),
+        "rolls": st.lists(st.integers(0, 21), max_size=4),
+    }
+)
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

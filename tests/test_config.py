@@ -33,12 +33,15 @@ def test_store_path_defaults_to_the_data_folder(monkeypatch, tmp_path):
     assert config.store_path(config.load()) == tmp_path / "crypt-companion" / "table.sqlite3"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("[server]\nprot = 9000\n", "unknown setting 'server.prot' (known in [server]: host, port)"),
-    ("[camra]\nsource = 'usb'\n", "unknown setting 'camra'"),
-    ("[pins.buttons]\nturn = 4\nundo = 5\n", "unknown setting 'pins.buttons.undo'"),
-    ("server = 9000\n", "server must be a [server] table"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[server]\nprot = 9000\n", "unknown setting 'server.prot' (known in [server]: host, port)"),
+        ("[camra]\nsource = 'usb'\n", "unknown setting 'camra'"),
+        ("[pins.buttons]\nturn = 4\nundo = 5\n", "unknown setting 'pins.buttons.undo'"),
+        ("server = 9000\n", "server must be a [server] table"),
+    ],
+)
 def test_an_unknown_or_misplaced_setting_is_one_line_naming_it(tmp_path, text, message):
     f = tmp_path / "c.toml"
     f.write_text(text)
@@ -48,7 +51,9 @@ def test_an_unknown_or_misplaced_setting_is_one_line_naming_it(tmp_path, text, m
 
 def test_every_setting_the_docs_show_is_accepted(tmp_path):
     f = tmp_path / "c.toml"
-    f.write_text('[dice]\nset = "mine"\n[sepulchre]\ngraves = "g.json"\n[pins.leds]\nbuzzer = -1\n[camera]\nsource = "usb"\n')
+    f.write_text(
+        '[dice]\nset = "mine"\n[sepulchre]\ngraves = "g.json"\n[pins.leds]\nbuzzer = -1\n[camera]\nsource = "usb"\n'
+    )
     c = config.load(f)
     assert c["dice"]["set"] == "mine" and c["pins"]["leds"]["buzzer"] == -1 and c["pins"]["buttons"]["turn"] == 17
 

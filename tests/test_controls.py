@@ -1,5 +1,10 @@
-"""Buttons and lights through gpiozero's mock pins, as the table would press them."""
+"""Buttons and lights through gpiozero's mock pins, as the table would press them.
 
+A press holds the pin down for a moment, as a finger does; every wait for what follows is
+on an event (a queue, the table's publishes, the referee's idle condition), never a poll.
+"""
+
+import queue
 import time
 
 import pytest
@@ -7,25 +12,36 @@ import pytest
 from companion.devices.controls import Controls, PinMap
 from companion.errors import DeviceError
 
-PERFECT = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "left-lower-leg", "left-foot",
-           "right-upper-arm", "right-forearm", "right-hand", "right-thigh", "right-lower-leg", "right-foot",
-           "hat", "skull", "ribcage", "spine", "pelvis", "gravestone"]
+PERFECT = [
+    "left-upper-arm",
+    "left-forearm",
+    "left-hand",
+    "left-thigh",
+    "left-lower-leg",
+    "left-foot",
+    "right-upper-arm",
+    "right-forearm",
+    "right-hand",
+    "right-thigh",
+    "right-lower-leg",
+    "right-foot",
+    "hat",
+    "skull",
+    "ribcage",
+    "spine",
+    "pelvis",
+    "gravestone",
+]
 
 
 def press(pin, hold_s=0.0):
     pin.drive_low()
-    time.sleep(max(hold_s, 0.08))
+    time.sleep(max(hold_s, 0.08))  # the finger on the button (longer than the debounce)
     pin.drive_high()
-    time.sleep(0.08)
 
 
-def wait_for(predicate, timeout=3.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return False
+def heard_in_order(heard: queue.Queue, *names: str, timeout: float = 3.0) -> list[str]:
+    return [heard.get(timeout=timeout) for _ in names]
 
 
 @pytest.fixture
@@ -34,23 +50,23 @@ def quick_pins():
 
 
 def test_turn_press_and_hold_are_never_both(pin_factory, quick_pins):
-    heard = []
-    with Controls(quick_pins, heard.append, pin_factory=pin_factory):
+    heard: queue.Queue = queue.Queue()
+    with Controls(quick_pins, heard.put, pin_factory=pin_factory):
         turn = pin_factory.pin(17)
         press(turn)
-        assert wait_for(lambda: heard == ["turn"])
+        assert heard_in_order(heard, "turn") == ["turn"]
         press(turn, hold_s=0.5)
-        assert wait_for(lambda: heard == ["turn", "undo"])
-        time.sleep(0.1)
-        assert heard == ["turn", "undo"]
+        assert heard_in_order(heard, "undo") == ["undo"]
+        with pytest.raises(queue.Empty):  # the hold's release is not also a press
+            heard.get(timeout=0.2)
 
 
 def test_undertaker_and_seismic_buttons(pin_factory, quick_pins):
-    heard = []
-    with Controls(quick_pins, heard.append, pin_factory=pin_factory):
+    heard: queue.Queue = queue.Queue()
+    with Controls(quick_pins, heard.put, pin_factory=pin_factory):
         press(pin_factory.pin(27))
         press(pin_factory.pin(22))
-        assert wait_for(lambda: heard == ["undertaker", "seismic"])
+        assert heard_in_order(heard, "undertaker", "seismic") == ["undertaker", "seismic"]
 
 
 def test_a_pin_in_use_is_a_clear_error(pin_factory):
@@ -75,7 +91,7 @@ def test_seat_and_status_lights(pin_factory):
         assert pin_factory.pin(16).state == 1 and pin_factory.pin(21).state == 0
 
 
-def test_buttons_drive_the_table(companion, pin_factory):
+def test_buttons_drive_the_table(companion, pin_factory, table_changes):
     """TURN after a burial passes play and moves the seat LED; holding TURN undoes it."""
     companion.table.dispatch({"type": "roll", "faces": PERFECT})
     companion.table.dispatch({"type": "lay", "face": "skull"})
@@ -84,18 +100,17 @@ def test_buttons_drive_the_table(companion, pin_factory):
     assert [p.state for p in seats] == [1, 0, 0, 0]
     turn = pin_factory.pin(17)
     press(turn)
-    assert wait_for(lambda: companion.table.state.player == "Bob")
-    assert wait_for(lambda: [p.state for p in seats] == [0, 1, 0, 0])
-    turn.drive_low()
-    time.sleep(2.2)  # the default hold: 2 s
-    turn.drive_high()
-    assert wait_for(lambda: companion.table.state.player == "Ann")
+    assert table_changes.until(lambda: companion.table.state.player == "Bob")
+    assert [p.state for p in seats] == [0, 1, 0, 0]  # the seat lights follow each publish
+    press(turn, hold_s=2.2)  # the default hold: 2 s
+    assert table_changes.until(lambda: companion.table.state.player == "Ann")
     assert companion.referee.wait_idle()
     assert companion.table.state.player == "Ann"  # the hold's release was not a second press
 
 
-def test_a_refused_press_turns_the_status_amber(companion, pin_factory):
+def test_a_refused_press_turns_the_status_amber(companion, pin_factory, table_changes):
     press(pin_factory.pin(17))  # the turn is not over: TURN is refused
-    assert wait_for(lambda: companion.referee.status == "look")
+    assert table_changes.until(lambda: companion.referee.status == "look")
+    assert companion.referee.wait_idle()  # the status light is set once the refusal is said
     assert "not over" in companion.referee.notice
     assert pin_factory.pin(16).state == 1 and pin_factory.pin(20).state == pytest.approx(0.5)

@@ -14,8 +14,12 @@ DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 
 
 def test_install_dry_run_changes_nothing(tmp_path):
-    done = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run", "--root", str(tmp_path), "--user", "pi"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        ["bash", str(DEPLOY / "install.sh"), "--dry-run", "--root", str(tmp_path), "--user", "pi"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert "python3-picamera2" in done.stdout and "--system-site-packages" in done.stdout
     assert "crypt-companion.service" in done.stdout and "labwc/autostart" in done.stdout
@@ -29,7 +33,9 @@ def test_install_refuses_unknown_options():
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None and not os.environ.get("CI"), reason="shellcheck not installed")
 def test_scripts_pass_shellcheck():
-    done = subprocess.run(["shellcheck", str(DEPLOY / "install.sh"), str(DEPLOY / "kiosk.sh")], capture_output=True, text=True)
+    done = subprocess.run(
+        ["shellcheck", str(DEPLOY / "install.sh"), str(DEPLOY / "kiosk.sh")], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout
 
 
@@ -73,7 +79,7 @@ def test_watchdog_pings_only_while_the_table_answers(tmp_path, monkeypatch):
     for _ in range(3):  # drain a ping already in flight
         try:
             sock.recv(64)
-        except socket.timeout:
+        except TimeoutError:
             break
     with pytest.raises(socket.timeout):
         sock.recv(64)

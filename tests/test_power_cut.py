@@ -27,8 +27,12 @@ CUTS = int(os.environ.get("POWER_CUTS", "12"))
 
 def start(port, data):
     env = {**os.environ, "XDG_DATA_HOME": str(data)}
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--demo", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--demo", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     wait_until_up(f"http://127.0.0.1:{port}/api/state", proc)
     return proc
 
@@ -42,8 +46,12 @@ def client(port, acked, stop, prefix):
                 token = json.loads(opener.open(f"http://127.0.0.1:{port}/api/state", timeout=2).read())["csrf"]
             name = f"{prefix}-{n}"
             body = json.dumps({"game": "rolling-bones", "setup": {"players": [name, "x"]}}).encode()
-            req = urllib.request.Request(f"http://127.0.0.1:{port}/api/new-game", data=body, method="POST",
-                                         headers={"Content-Type": "application/json", "X-CSRF-Token": token})
+            req = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/new-game",
+                data=body,
+                method="POST",
+                headers={"Content-Type": "application/json", "X-CSRF-Token": token},
+            )
             opener.open(req, timeout=2).read()
             acked.append(name)  # the server answered 200: acknowledged
             n += 1
@@ -83,4 +91,3 @@ def test_acknowledged_actions_survive_sigkill(tmp_path):
     assert len(acked) > CUTS, "the clients got work done between the cuts"
     missing = [name for name in acked if name not in stored]
     assert not missing, f"acknowledged but lost: {missing[:5]}"
-

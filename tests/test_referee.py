@@ -64,7 +64,9 @@ def test_a_refused_read_from_the_page_does_not_stay_busy(tmp_path, pin_factory):
 
     settings = config.load()
     settings["camera"]["folder"] = str(SCENE.with_name("scene-00200.jpg"))  # every die read: the throw is made
-    companion = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "instance", rng=random.Random(1))
+    companion = build(
+        settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "instance", rng=random.Random(1)
+    )
     try:
         companion.referee.handle("undertaker")
         assert companion.referee.status == "ready"

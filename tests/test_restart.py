@@ -9,8 +9,8 @@ import urllib.error
 import urllib.request
 from http.cookiejar import CookieJar
 
-from .test_power_cut import start
 from .servers import free_port
+from .test_power_cut import start
 
 
 class Page:
@@ -25,8 +25,12 @@ class Page:
         return json.loads(self.opener.open(self.base + "/api/state", timeout=30).read())
 
     def post(self, path: str, body: dict | None = None) -> tuple[int, dict]:
-        request = urllib.request.Request(self.base + path, data=json.dumps(body or {}).encode(), method="POST",
-                                         headers={"Content-Type": "application/json", "X-CSRF-Token": self.token})
+        request = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body or {}).encode(),
+            method="POST",
+            headers={"Content-Type": "application/json", "X-CSRF-Token": self.token},
+        )
         try:
             with self.opener.open(request, timeout=60) as answer:
                 return answer.status, json.loads(answer.read())

@@ -10,9 +10,26 @@ from companion.games.rolling_bones.rules import RollingBonesRules
 from companion.store import EventStore, effective_actions
 from companion.table import Table
 
-PERFECT = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "left-lower-leg", "left-foot",
-           "right-upper-arm", "right-forearm", "right-hand", "right-thigh", "right-lower-leg", "right-foot",
-           "hat", "skull", "ribcage", "spine", "pelvis", "gravestone"]
+PERFECT = [
+    "left-upper-arm",
+    "left-forearm",
+    "left-hand",
+    "left-thigh",
+    "left-lower-leg",
+    "left-foot",
+    "right-upper-arm",
+    "right-forearm",
+    "right-hand",
+    "right-thigh",
+    "right-lower-leg",
+    "right-foot",
+    "hat",
+    "skull",
+    "ribcage",
+    "spine",
+    "pelvis",
+    "gravestone",
+]
 
 
 @pytest.fixture
@@ -123,6 +140,7 @@ def test_store_is_wal_and_full_sync(store):
 
 # -- the referee's desk: what the page shows beside the game ----------------------------------
 
+
 def restarted(store):
     fresh = Table(store, {"rolling-bones": RollingBonesRules()}, rng=random.Random(2))
     assert fresh.resume()
@@ -130,12 +148,20 @@ def restarted(store):
 
 
 def test_the_desk_is_logged_and_comes_back_after_a_restart(table, store):
-    reading = {"dice": [{"face": "skull"}], "unreadable": [{"center": [1.0, 2.0], "why": "cocked die"}],
-               "photo": "latest-1.jpg", "ms": 40.0}
+    reading = {
+        "dice": [{"face": "skull"}],
+        "unreadable": [{"center": [1.0, 2.0], "why": "cocked die"}],
+        "photo": "latest-1.jpg",
+        "ms": 40.0,
+    }
     table.update_desk(lambda d: {**d, "status": "look", "notice": "1 die not readable", "reading": reading})
     table.update_desk(lambda d: {**d, "status": "busy", "notice": "reading the dice…"}, log=False)
-    assert restarted(store).desk() == {"status": "look", "notice": "1 die not readable", "reading": reading,
-                                       "flagged_graves": None}  # a busy status passes by, unlogged
+    assert restarted(store).desk() == {
+        "status": "look",
+        "notice": "1 die not readable",
+        "reading": reading,
+        "flagged_graves": None,
+    }  # a busy status passes by, unlogged
 
 
 def test_undo_takes_back_game_actions_not_the_desk(table, store):

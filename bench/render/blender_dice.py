@@ -42,13 +42,18 @@ from companion.games.rolling_bones.dice import FACE_IDS, FACES, KINDS
 from .dice_scene import COLOURINGS, LIGHTS, MAT_MM, face_art, mat_canvas
 
 IMAGE_W, IMAGE_H = 2304, 1296
-DIE = 0.016                 # m
+DIE = 0.016  # m
 COCKED_DEG = 12.0
-CELL = 256                  # px per face in a die's texture atlas
+CELL = 256  # px per face in a die's texture atlas
 # the six outward normals of a cube, and for each a (u, v) pair with u x v = normal, so no face is mirrored
-SIDES = [((0, 0, 1), (1, 0, 0), (0, 1, 0)), ((0, 0, -1), (1, 0, 0), (0, -1, 0)),
-         ((1, 0, 0), (0, 1, 0), (0, 0, 1)), ((-1, 0, 0), (0, -1, 0), (0, 0, 1)),
-         ((0, 1, 0), (0, 0, 1), (1, 0, 0)), ((0, -1, 0), (0, 0, -1), (1, 0, 0))]
+SIDES = [
+    ((0, 0, 1), (1, 0, 0), (0, 1, 0)),
+    ((0, 0, -1), (1, 0, 0), (0, -1, 0)),
+    ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    ((-1, 0, 0), (0, -1, 0), (0, 0, 1)),
+    ((0, 1, 0), (0, 0, 1), (1, 0, 0)),
+    ((0, -1, 0), (0, 0, -1), (1, 0, 0)),
+]
 
 
 def _faces_of(kind: str) -> list[str]:
@@ -84,7 +89,7 @@ def _atlas(kind: str, style: int, colouring: str, folder: Path) -> Path:
     atlas = np.zeros((2 * CELL, 3 * CELL, 3), np.uint8)
     for i, face in enumerate(_faces_of(kind)):
         row, col = divmod(i, 3)
-        atlas[row * CELL:(row + 1) * CELL, col * CELL:(col + 1) * CELL] = face_art(face, style, colouring, CELL)
+        atlas[row * CELL : (row + 1) * CELL, col * CELL : (col + 1) * CELL] = face_art(face, style, colouring, CELL)
     path = folder / f"atlas-{kind}-{style}-{colouring}.png"
     cv2.imwrite(str(path), atlas)
     return path
@@ -135,8 +140,14 @@ def _pixel(scene, cam, point: Vector) -> tuple[float, float, float]:
 
 def _draw_rig(rng: random.Random) -> tuple[float, float, float, float, float, float]:
     """A camera: height (m), tilt and its direction (radians), the point it looks at (m), roll (degrees)."""
-    return (rng.uniform(0.55, 0.75), math.radians(rng.uniform(0, 15)), rng.uniform(0, 2 * math.pi),
-            rng.uniform(-0.03, 0.03), rng.uniform(-0.02, 0.02), rng.uniform(-6, 6))
+    return (
+        rng.uniform(0.55, 0.75),
+        math.radians(rng.uniform(0, 15)),
+        rng.uniform(0, 2 * math.pi),
+        rng.uniform(-0.03, 0.03),
+        rng.uniform(-0.02, 0.02),
+        rng.uniform(-6, 6),
+    )
 
 
 def _scene(rng: random.Random, nrng: np.random.Generator, folder: Path, markers: bool, light: str, samples: int):
@@ -181,8 +192,13 @@ def _scene(rng: random.Random, nrng: np.random.Generator, folder: Path, markers:
         _lamp("AREA", (rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), 1.6), 400, (1.0, 0.78, 0.55), size=1.2)
     elif light == "overhead lamp":
         background.inputs["Strength"].default_value = 0.05
-        _lamp("POINT", (rng.uniform(-0.2, 0.2), rng.uniform(-0.15, 0.15), rng.uniform(0.5, 0.8)), 40, (1, 0.97, 0.9),
-              size=0.01)
+        _lamp(
+            "POINT",
+            (rng.uniform(-0.2, 0.2), rng.uniform(-0.15, 0.15), rng.uniform(0.5, 0.8)),
+            40,
+            (1, 0.97, 0.9),
+            size=0.01,
+        )
     elif light == "dim noisy":
         background.inputs["Color"].default_value = (0.6, 0.6, 0.7, 1)
         background.inputs["Strength"].default_value = 0.15
@@ -193,8 +209,13 @@ def _scene(rng: random.Random, nrng: np.random.Generator, folder: Path, markers:
         sun = _lamp("SUN", (0, 0, 1), 4.0, (1, 0.95, 0.85), size=0)
         sun.data.angle = math.radians(3)
         elevation, azimuth = math.radians(rng.uniform(25, 50)), rng.uniform(0, 2 * math.pi)
-        sun.rotation_euler = Vector((math.cos(azimuth) * math.cos(elevation), math.sin(azimuth) * math.cos(elevation),
-                                     math.sin(elevation))).to_track_quat("Z", "Y").to_euler()
+        sun.rotation_euler = (
+            Vector(
+                (math.cos(azimuth) * math.cos(elevation), math.sin(azimuth) * math.cos(elevation), math.sin(elevation))
+            )
+            .to_track_quat("Z", "Y")
+            .to_euler()
+        )
 
     cam_data = bpy.data.cameras.new("picam3")
     cam_data.sensor_fit = "HORIZONTAL"
@@ -206,8 +227,9 @@ def _scene(rng: random.Random, nrng: np.random.Generator, folder: Path, markers:
     rig = _draw_rig(rng)
     height, tilt, direction, tx, ty, roll_deg = TABLE_RIG or rig
     target = Vector((tx, ty, 0))
-    cam.location = target + height * Vector((math.sin(tilt) * math.cos(direction), math.sin(tilt) * math.sin(direction),
-                                             math.cos(tilt)))
+    cam.location = target + height * Vector(
+        (math.sin(tilt) * math.cos(direction), math.sin(tilt) * math.sin(direction), math.cos(tilt))
+    )
     # straight down, the camera's up is the mat's far edge; then a small roll, then the tilt towards the target
     roll = Matrix.Rotation(math.radians(roll_deg), 3, "Z")
     lean = Vector((0, 0, -1)).rotation_difference((target - cam.location).normalized()).to_matrix()
@@ -241,7 +263,7 @@ def _dice(rng: random.Random, kinds: list[str], materials: dict[str, object], ma
     mat_obj.rigid_body.friction = 0.8
     mat_obj.rigid_body.collision_shape = "BOX"
     heaps = [Vector((rng.uniform(-0.2, 0.2), rng.uniform(-0.1, 0.1), 0)) for _ in range(rng.randint(2, 5))]
-    flat: list[tuple[Vector, float]] = []   # dice set down level: (centre, yaw)
+    flat: list[tuple[Vector, float]] = []  # dice set down level: (centre, yaw)
     dice = []
     for i, kind in enumerate(kinds):
         obj = _die_mesh(f"die-{i}")
@@ -308,10 +330,12 @@ def _set_down(rng: random.Random, flat: list[tuple[Vector, float]], heaps: list[
 
 def _squares_overlap(a: Vector, yaw_a: float, b: Vector, yaw_b: float) -> bool:
     """Do two dice's footprints (squares of side DIE, a hair larger) overlap? Separating axis test."""
+
     def corners(c, yaw):
         h = DIE * 0.51
         ca, sa = math.cos(yaw), math.sin(yaw)
         return [(c.x + dx * ca - dy * sa, c.y + dx * sa + dy * ca) for dx, dy in ((-h, -h), (h, -h), (h, h), (-h, h))]
+
     pa, pb = corners(a, yaw_a), corners(b, yaw_b)
     for yaw in (yaw_a, yaw_a + math.pi / 2, yaw_b, yaw_b + math.pi / 2):
         ax, ay = math.cos(yaw), math.sin(yaw)
@@ -322,13 +346,14 @@ def _squares_overlap(a: Vector, yaw_a: float, b: Vector, yaw_b: float) -> bool:
     return True
 
 
-def _finish(path: Path, linear: np.ndarray, rng: random.Random, nrng: np.random.Generator, light: str,
-            blur: float) -> np.ndarray:
+def _finish(
+    path: Path, linear: np.ndarray, rng: random.Random, nrng: np.random.Generator, light: str, blur: float
+) -> np.ndarray:
     """Camera processing: exposure on the mat's grey level, sRGB, blur, sensor noise, JPEG."""
     target = {"warm room": 0.42, "overhead lamp": 0.45, "dim noisy": 0.2, "side window": 0.4}[light]
-    centre = linear[IMAGE_H // 4:3 * IMAGE_H // 4, IMAGE_W // 4:3 * IMAGE_W // 4]
+    centre = linear[IMAGE_H // 4 : 3 * IMAGE_H // 4, IMAGE_W // 4 : 3 * IMAGE_W // 4]
     level = float(np.median(centre.mean(axis=2)))
-    exposed = linear * ((target ** 2.2) / max(level, 1e-6))
+    exposed = linear * ((target**2.2) / max(level, 1e-6))
     srgb = np.where(exposed <= 0.0031308, exposed * 12.92, 1.055 * np.power(np.maximum(exposed, 0), 1 / 2.4) - 0.055)
     img = np.clip(srgb * 255, 0, 255).astype(np.float32)
     if blur:
@@ -360,8 +385,12 @@ def render_scene(seed: int, style: int, colouring: str, samples: int, n_dice: in
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         scene, cam, mat_obj = _scene(rng, nrng, folder, markers, light, samples)
-        materials = {kind: _material(f"die-{kind}", _image_texture(_atlas(kind, style, colouring, folder), kind),
-                                     rng.uniform(0.35, 0.6)) for kind in KINDS}
+        materials = {
+            kind: _material(
+                f"die-{kind}", _image_texture(_atlas(kind, style, colouring, folder), kind), rng.uniform(0.35, 0.6)
+            )
+            for kind in KINDS
+        }
         kinds = [KINDS[i % 3] for i in range(n_dice)]
         dice = _dice(rng, kinds, materials, mat_obj)
         depsgraph = bpy.context.evaluated_depsgraph_get()
@@ -373,15 +402,32 @@ def render_scene(seed: int, style: int, colouring: str, samples: int, n_dice: in
             if z <= 0 or not (0 <= x < IMAGE_W and 0 <= y < IMAGE_H):
                 continue
             ray = (centre - cam.location).normalized()
-            hit, _, _, _, hit_obj, _ = scene.ray_cast(depsgraph, cam.location, ray,
-                                                      distance=(centre - cam.location).length - 0.001)
+            hit, _, _, _, hit_obj, _ = scene.ray_cast(
+                depsgraph, cam.location, ray, distance=(centre - cam.location).length - 0.001
+            )
             hidden = bool(hit and hit_obj.name != obj.name)
-            truth.append({"face": _faces_of(kind)[side], "kind": kind, **top,
-                          "cocked": tilt > COCKED_DEG or hidden, "tilt_deg": round(tilt, 1), "hidden": hidden})
+            truth.append(
+                {
+                    "face": _faces_of(kind)[side],
+                    "kind": kind,
+                    **top,
+                    "cocked": tilt > COCKED_DEG or hidden,
+                    "tilt_deg": round(tilt, 1),
+                    "hidden": hidden,
+                }
+            )
         photo = _finish(folder, _render(scene, folder), rng, nrng, light, blur)
-    meta = {"seed": seed, "renderer": "blender-cycles", "style": style, "colouring": colouring, "light": light,
-            "markers": markers, "blur": blur, "samples": samples,
-            "table_camera": TABLE_RIG is not None}
+    meta = {
+        "seed": seed,
+        "renderer": "blender-cycles",
+        "style": style,
+        "colouring": colouring,
+        "light": light,
+        "markers": markers,
+        "blur": blur,
+        "samples": samples,
+        "table_camera": TABLE_RIG is not None,
+    }
     return photo, {"dice": truth, "scene": meta}
 
 
@@ -391,12 +437,18 @@ def _top_truth(scene, cam, centre: Vector, u: Vector, v: Vector, x0: int = 0, y0
     camera when not above 0)."""
     x, y, z = _pixel(scene, cam, centre)
     corners = [_pixel(scene, cam, centre + su * u + sv * v)[:2] for su, sv in ((-1, 1), (1, 1), (1, -1), (-1, -1))]
-    return ({"center": [round(x - x0, 1), round(y - y0, 1)],
-             "corners": [[round(cx - x0, 1), round(cy - y0, 1)] for cx, cy in corners]}, z)
+    return (
+        {
+            "center": [round(x - x0, 1), round(y - y0, 1)],
+            "corners": [[round(cx - x0, 1), round(cy - y0, 1)] for cx, cy in corners],
+        },
+        z,
+    )
 
 
-def render_single(seed: int, face: str, style: int, colouring: str, samples: int,
-                  render: bool = True) -> tuple[np.ndarray | None, dict]:
+def render_single(
+    seed: int, face: str, style: int, colouring: str, samples: int, render: bool = True
+) -> tuple[np.ndarray | None, dict]:
     """An enrollment photo: one die lying flat with ``face`` up, a 320x320 crop at the table camera's scale,
     and its ground truth (the top face's centre and corners in the crop). ``render=False``: the truth only
     (the scene is set up the same way, a few seconds instead of minutes)."""
@@ -407,13 +459,16 @@ def render_single(seed: int, face: str, style: int, colouring: str, samples: int
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         scene, cam, _ = _scene(rng, nrng, folder, False, light, samples)
-        material = _material("die", _image_texture(_atlas(kind, style, colouring, folder), kind), rng.uniform(0.35, 0.6))
+        material = _material(
+            "die", _image_texture(_atlas(kind, style, colouring, folder), kind), rng.uniform(0.35, 0.6)
+        )
         obj = _die_mesh("die")
         obj.data.materials.append(material)
         side = _faces_of(kind).index(face)
         up = Vector(SIDES[side][0])
-        obj.rotation_euler = (Matrix.Rotation(rng.uniform(0, 2 * math.pi), 3, "Z") @
-                              up.rotation_difference(Vector((0, 0, 1))).to_matrix()).to_euler()
+        obj.rotation_euler = (
+            Matrix.Rotation(rng.uniform(0, 2 * math.pi), 3, "Z") @ up.rotation_difference(Vector((0, 0, 1))).to_matrix()
+        ).to_euler()
         obj.location = (rng.uniform(-0.12, 0.12), rng.uniform(-0.07, 0.07), DIE / 2)
         bpy.context.view_layer.update()
         x, y, _ = _pixel(scene, cam, obj.location + Vector((0, 0, DIE / 2)))
@@ -428,12 +483,12 @@ def render_single(seed: int, face: str, style: int, colouring: str, samples: int
         scene.render.border_min_y, scene.render.border_max_y = 1 - (y0 + 320) / IMAGE_H, 1 - y0 / IMAGE_H
         linear = _render(scene, folder)
         # expose on a full frame's mat: pad the unrendered part with the crop's own mat level
-        crop = linear[y0:y0 + 320, x0:x0 + 320]
+        crop = linear[y0 : y0 + 320, x0 : x0 + 320]
         frame = np.empty_like(linear)
         frame[:] = np.median(crop.reshape(-1, 3), axis=0)
-        frame[y0:y0 + 320, x0:x0 + 320] = crop
+        frame[y0 : y0 + 320, x0 : x0 + 320] = crop
         photo = _finish(folder, frame, rng, nrng, light, 0)
-    return photo[y0:y0 + 320, x0:x0 + 320], truth
+    return photo[y0 : y0 + 320, x0 : x0 + 320], truth
 
 
 TABLE_RIG: tuple[float, float, float, float, float, float] | None = None  # --table-camera: one rig for the set
@@ -470,15 +525,25 @@ if __name__ == "__main__":
     p.add_argument("out", type=Path)
     p.add_argument("--photos", type=int, default=10)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--style", type=int, default=0, help="art style of the pictograms (0, 1, 2; 3: in a ring, the number at the bottom right; 4: thin, turned 45 degrees)")
+    p.add_argument(
+        "--style",
+        type=int,
+        default=0,
+        help="art style of the pictograms (0, 1, 2; 3: in a ring, the number at the bottom right; 4: thin, turned 45 degrees)",
+    )
     p.add_argument("--colouring", choices=sorted(COLOURINGS), default="black")
     p.add_argument("--enroll", type=int, default=0, help="enrollment photos per face")
     p.add_argument("--samples", type=int, default=48, help="Cycles samples per pixel (denoised)")
-    p.add_argument("--table-camera", action="store_true",
-                   help="one camera (height, tilt) for every photo of the set, enrollment too, as at a real table; "
-                        "without it each photo has its own")
+    p.add_argument(
+        "--table-camera",
+        action="store_true",
+        help="one camera (height, tilt) for every photo of the set, enrollment too, as at a real table; "
+        "without it each photo has its own",
+    )
     a = p.parse_args()
     if a.table_camera:
         TABLE_RIG = _draw_rig(random.Random(a.seed * 13 + 7))
-        print(f"table camera: {TABLE_RIG[0] * 100:.0f} cm up, tilted {math.degrees(TABLE_RIG[1]):.1f} degrees", flush=True)
+        print(
+            f"table camera: {TABLE_RIG[0] * 100:.0f} cm up, tilted {math.degrees(TABLE_RIG[1]):.1f} degrees", flush=True
+        )
     write_set(a.out, a.photos, a.seed, a.style, a.colouring, a.enroll, a.samples)

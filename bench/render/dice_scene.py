@@ -28,7 +28,7 @@ from companion.games.rolling_bones.dice import FACE_IDS, FACES, KINDS
 from .glyphs import glyph
 
 IMAGE_W, IMAGE_H = 2304, 1296
-PX_PER_MM = 4.0            # the mat canvas before the camera's homography
+PX_PER_MM = 4.0  # the mat canvas before the camera's homography
 DIE_MM = 16.0
 MAT_MM = (620.0, 350.0)
 LIGHTS = ("warm room", "overhead lamp", "dim noisy", "side window")
@@ -65,10 +65,12 @@ def mat_canvas(nrng: np.random.Generator, markers: bool) -> np.ndarray:
     if markers:
         dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
         side = int(40 * PX_PER_MM)
-        for marker_id, (mx, my) in enumerate([(20, 20), (w - 20 - side, 20), (w - 20 - side, h - 20 - side), (20, h - 20 - side)]):
+        for marker_id, (mx, my) in enumerate(
+            [(20, 20), (w - 20 - side, 20), (w - 20 - side, h - 20 - side), (20, h - 20 - side)]
+        ):
             tile = cv2.aruco.generateImageMarker(dictionary, marker_id, side - 2 * 16)
-            canvas[my:my + side, mx:mx + side] = 255
-            canvas[my + 16:my + side - 16, mx + 16:mx + side - 16] = tile[..., None]
+            canvas[my : my + side, mx : mx + side] = 255
+            canvas[my + 16 : my + side - 16, mx + 16 : mx + side - 16] = tile[..., None]
     return canvas
 
 
@@ -80,8 +82,8 @@ def face_art(face: str, style: int, colouring: str, px: int) -> np.ndarray:
     g = cv2.resize(glyph(face, style), (int(px * 0.78), int(px * 0.78)), interpolation=cv2.INTER_AREA)
     o = (px - g.shape[0]) // 2
     alpha = (g.astype(float) / 255.0)[..., None]
-    region = top[o:o + g.shape[0], o:o + g.shape[1]].astype(float)
-    top[o:o + g.shape[0], o:o + g.shape[1]] = (region * (1 - alpha) + np.array(ink, float) * alpha).astype(np.uint8)
+    region = top[o : o + g.shape[0], o : o + g.shape[1]].astype(float)
+    top[o : o + g.shape[0], o : o + g.shape[1]] = (region * (1 - alpha) + np.array(ink, float) * alpha).astype(np.uint8)
     return top
 
 
@@ -113,13 +115,13 @@ def _die_sprite(face: str, style: int, colouring: str, px: int, cocked: bool, ti
         side = np.zeros((side_h, px, 3), np.uint8)
         side[:] = (np.array(body, float) * 0.55).astype(np.uint8)
         y0 = pad + (px - h2 - side_h) // 2
-        img[y0:y0 + h2, pad:pad + px, :3] = top
-        img[y0:y0 + h2, pad:pad + px, 3] = mask
-        img[y0 + h2:y0 + h2 + side_h, pad:pad + px, :3] = side
-        img[y0 + h2:y0 + h2 + side_h, pad:pad + px, 3] = 255
+        img[y0 : y0 + h2, pad : pad + px, :3] = top
+        img[y0 : y0 + h2, pad : pad + px, 3] = mask
+        img[y0 + h2 : y0 + h2 + side_h, pad : pad + px, :3] = side
+        img[y0 + h2 : y0 + h2 + side_h, pad : pad + px, 3] = 255
     else:
-        img[pad:pad + px, pad:pad + px, :3] = top
-        img[pad:pad + px, pad:pad + px, 3] = mask
+        img[pad : pad + px, pad : pad + px, :3] = top
+        img[pad : pad + px, pad : pad + px, 3] = mask
     return img
 
 
@@ -163,8 +165,13 @@ def _place(rng: random.Random, n: int, px: int, w: int, h: int, cocked_share: fl
         if not (margin <= x <= w - margin and margin <= y <= h - margin):
             continue
         box = cv2.boxPoints(((x, y), (px * 1.06, px * 1.06), -ang)).astype(np.float32)
-        if any(cv2.intersectConvexConvex(box, cv2.boxPoints(((d.x, d.y), (px * 1.06, px * 1.06), -d.angle)).astype(np.float32))[0] > 4
-               for d in dice):
+        if any(
+            cv2.intersectConvexConvex(
+                box, cv2.boxPoints(((d.x, d.y), (px * 1.06, px * 1.06), -d.angle)).astype(np.float32)
+            )[0]
+            > 4
+            for d in dice
+        ):
             continue
         dice.append(Die("", x, y, ang, cocked=rng.random() < cocked_share))
     return dice
@@ -186,7 +193,12 @@ def _camera(rng: random.Random, w: int, h: int, height_cm: float | None = None) 
         dx, dy = x - cx, y - cy
         persp = 1 + k * (dx * math.cos(tilt_dir) + dy * math.sin(tilt_dir))
         sx, sy = dx * scale / persp, dy * scale / persp
-        dst.append([IMAGE_W / 2 + sx * math.cos(rot) - sy * math.sin(rot), IMAGE_H / 2 + sx * math.sin(rot) + sy * math.cos(rot)])
+        dst.append(
+            [
+                IMAGE_W / 2 + sx * math.cos(rot) - sy * math.sin(rot),
+                IMAGE_H / 2 + sx * math.sin(rot) + sy * math.cos(rot),
+            ]
+        )
     return cv2.getPerspectiveTransform(src, np.float32(dst))
 
 
@@ -212,9 +224,17 @@ def _light(img: np.ndarray, rng: random.Random, light: str, nrng: np.random.Gene
     return np.clip(f, 0, 255).astype(np.uint8)
 
 
-def render_scene(seed: int, n_dice: int = 18, style: int = 0, colouring: str | None = None, markers: bool | None = None,
-                 light: str | None = None, cocked_share: float = 0.08, blur: float | None = None,
-                 height_cm: float | None = None):
+def render_scene(
+    seed: int,
+    n_dice: int = 18,
+    style: int = 0,
+    colouring: str | None = None,
+    markers: bool | None = None,
+    light: str | None = None,
+    cocked_share: float = 0.08,
+    blur: float | None = None,
+    height_cm: float | None = None,
+):
     """One photo and its ground truth (a list of dice, one dict each)."""
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
@@ -246,8 +266,15 @@ def render_scene(seed: int, n_dice: int = 18, style: int = 0, colouring: str | N
         inside = (0 <= centre[0] < IMAGE_W) and (0 <= centre[1] < IMAGE_H)
         if not inside:
             continue
-        truth.append({"face": d.face, "kind": FACES[d.face][0], "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
-                      "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in img_corners], "cocked": d.cocked})
+        truth.append(
+            {
+                "face": d.face,
+                "kind": FACES[d.face][0],
+                "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in img_corners],
+                "cocked": d.cocked,
+            }
+        )
     meta = {"seed": seed, "style": style, "colouring": colouring, "light": light, "markers": markers, "blur": blur}
     return photo, {"dice": truth, "scene": meta}
 
@@ -260,7 +287,9 @@ def set_camera_height(first_seed: int) -> float:
     return random.Random(first_seed).uniform(55, 75)
 
 
-def write_set(out: Path, photos: int, first_seed: int, style: int, enroll_per_face: int = 0, colouring: str | None = None) -> None:
+def write_set(
+    out: Path, photos: int, first_seed: int, style: int, enroll_per_face: int = 0, colouring: str | None = None
+) -> None:
     out.mkdir(parents=True, exist_ok=True)
     height_cm = set_camera_height(first_seed)
     for i in range(photos):
@@ -295,4 +324,4 @@ def render_single(seed: int, face: str, style: int, colouring: str | None, heigh
     cx, cy = cv2.perspectiveTransform(np.float32([[[d.x, d.y]]]), H).reshape(2)
     x0 = int(np.clip(cx - 160, 0, IMAGE_W - 320))
     y0 = int(np.clip(cy - 160, 0, IMAGE_H - 320))
-    return photo[y0:y0 + 320, x0:x0 + 320], None
+    return photo[y0 : y0 + 320, x0 : x0 + 320], None

@@ -38,7 +38,7 @@ def _left_glyph(face: str, img, t: int, ink, variant: int) -> None:
         _bone(img, (26, 44), (70, 70), max(2, t - 2), ink)
     elif part == "hand":
         cv2.ellipse(img, (46, 62), (16, 12), 20, 0, 360, ink, -1, cv2.LINE_AA)
-        for k, ang in enumerate((-60, -30, 0, 25)):
+        for ang in (-60, -30, 0, 25):
             r = np.deg2rad(ang - 90)
             end = (int(46 + 30 * np.cos(r)), int(60 + 30 * np.sin(r)))
             cv2.line(img, (46, 58), end, ink, max(2, t - 2), cv2.LINE_AA)
@@ -115,8 +115,16 @@ def glyph(face: str, style: int = 0) -> np.ndarray:
         cv2.putText(img, str(number), (70, 90), cv2.FONT_HERSHEY_DUPLEX, 0.8, ink, 2, cv2.LINE_AA)
     else:  # top left
         font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_PLAIN)[style % 3]
-        cv2.putText(img, str(number), (4, 30 if style % 3 != 2 else 28), font, 1.1 if style % 3 != 2 else 2.2, ink, 3,
-                    cv2.LINE_AA)
+        cv2.putText(
+            img,
+            str(number),
+            (4, 30 if style % 3 != 2 else 28),
+            font,
+            1.1 if style % 3 != 2 else 2.2,
+            ink,
+            3,
+            cv2.LINE_AA,
+        )
     mask = img[:, :, 0]
     if kind == "right":
         mask = mask[:, ::-1].copy()

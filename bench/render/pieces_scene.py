@@ -18,12 +18,26 @@ import numpy as np
 
 W, H = 1920, 1080
 TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
-GRAVES = {"north": (560, 40, 1360, 330), "south": (560, 750, 1360, 1040),
-          "west": (40, 300, 520, 780), "east": (1400, 300, 1880, 780)}
-DESIGNS = [((235, 235, 225), (60, 60, 60)), ((200, 220, 235), (40, 40, 90)), ((180, 200, 180), (20, 60, 20)),
-           ((230, 210, 190), (90, 50, 30)), ((210, 210, 240), (120, 30, 30)), ((250, 245, 220), (30, 30, 30)),
-           ((190, 190, 190), (10, 10, 10)), ((225, 235, 215), (60, 90, 30)), ((215, 195, 225), (80, 20, 80)),
-           ((240, 225, 200), (30, 70, 120)), ((200, 230, 230), (20, 90, 90)), ((235, 220, 235), (70, 30, 100))]
+GRAVES = {
+    "north": (560, 40, 1360, 330),
+    "south": (560, 750, 1360, 1040),
+    "west": (40, 300, 520, 780),
+    "east": (1400, 300, 1880, 780),
+}
+DESIGNS = [
+    ((235, 235, 225), (60, 60, 60)),
+    ((200, 220, 235), (40, 40, 90)),
+    ((180, 200, 180), (20, 60, 20)),
+    ((230, 210, 190), (90, 50, 30)),
+    ((210, 210, 240), (120, 30, 30)),
+    ((250, 245, 220), (30, 30, 30)),
+    ((190, 190, 190), (10, 10, 10)),
+    ((225, 235, 215), (60, 90, 30)),
+    ((215, 195, 225), (80, 20, 80)),
+    ((240, 225, 200), (30, 70, 120)),
+    ((200, 230, 230), (20, 90, 90)),
+    ((235, 220, 235), (70, 30, 100)),
+]
 
 
 def piece_mask(kind: str, design: int, mirror: bool, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
@@ -71,7 +85,9 @@ def piece_mask(kind: str, design: int, mirror: bool, scale: float = 1.0) -> tupl
     return mask, art
 
 
-def _paste(img: np.ndarray, mask: np.ndarray, art: np.ndarray, design: int, x: float, y: float, angle: float) -> np.ndarray:
+def _paste(
+    img: np.ndarray, mask: np.ndarray, art: np.ndarray, design: int, x: float, y: float, angle: float
+) -> np.ndarray:
     body, ink = DESIGNS[design]
     size = mask.shape[0]
     m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
@@ -83,7 +99,7 @@ def _paste(img: np.ndarray, mask: np.ndarray, art: np.ndarray, design: int, x: f
     img[:] = img * (1 - 0.35 * shadow)
     colour = np.array(body, np.float32) * (1 - wa) + np.array(ink, np.float32) * wa
     img[:] = img * (1 - wm) + colour * wm
-    return (wm[..., 0] > 0.5)
+    return wm[..., 0] > 0.5
 
 
 def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 2):
@@ -96,8 +112,12 @@ def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 
     for x0, y0, x1, y1 in GRAVES.values():
         cv2.rectangle(img, (x0, y0), (x1, y1), tuple(float(v) * 0.8 for v in base), -1)
         cv2.rectangle(img, (x0, y0), (x1, y1), (200, 200, 200), 3)
-    truth = {"graves": {g: {t: 0 for t in TYPES} for g in GRAVES}, "outside": {t: 0 for t in TYPES},
-             "pieces": [], "overlaps": []}
+    truth = {
+        "graves": {g: {t: 0 for t in TYPES} for g in GRAVES},
+        "outside": {t: 0 for t in TYPES},
+        "pieces": [],
+        "overlaps": [],
+    }
     occupied = np.zeros((H, W), bool)
     # the overlapping pairs first, so that there is room for them
     for _ in range(overlaps):  # two pieces lying across each other, inside a grave
@@ -105,7 +125,7 @@ def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 
         x0, y0, x1, y1 = GRAVES[grave]
         for _ in range(200):
             x, y = rng.uniform(x0 + 110, x1 - 140), rng.uniform(y0 + 110, y1 - 130)
-            if not occupied[int(y) - 120:int(y) + 140, int(x) - 120:int(x) + 150].any():
+            if not occupied[int(y) - 120 : int(y) + 140, int(x) - 120 : int(x) + 150].any():
                 break
         else:
             continue  # no room left for an overlapping pair
@@ -113,7 +133,7 @@ def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 
             kind = rng.choice(TYPES)
             mask, art = piece_mask(kind, rng.randrange(12), False)
             _paste(img, mask, art, rng.randrange(12), x + k * 30, y + k * 20, rng.uniform(0, 360))
-        occupied[max(0, int(y) - 120):int(y) + 140, max(0, int(x) - 120):int(x) + 150] = True
+        occupied[max(0, int(y) - 120) : int(y) + 140, max(0, int(x) - 120) : int(x) + 150] = True
         truth["overlaps"].append({"center": [round(x + 15, 1), round(y + 10, 1)], "grave": grave})
     plans = [("grave", None)] * pieces + [("outside", None)] * outside
     for where, _ in plans:
@@ -168,7 +188,7 @@ def render_single(seed: int, kind: str):
     _paste(img, mask, art, rng.randrange(12), W / 2, H / 2, rng.uniform(0, 360))
     img += nrng.normal(0, 3, img.shape)
     photo = np.clip(img, 0, 255).astype(np.uint8)
-    return photo[H // 2 - 210:H // 2 + 210, W // 2 - 210:W // 2 + 210]
+    return photo[H // 2 - 210 : H // 2 + 210, W // 2 - 210 : W // 2 + 210]
 
 
 def write_set(out: Path, photos: int, first_seed: int, enroll_per_type: int = 0) -> None:
@@ -183,8 +203,11 @@ def write_set(out: Path, photos: int, first_seed: int, enroll_per_type: int = 0)
         folder = out / "enroll" / kind
         folder.mkdir(parents=True, exist_ok=True)
         for k in range(enroll_per_type):
-            cv2.imwrite(str(folder / f"{k:02d}.jpg"), render_single(first_seed * 13 + TYPES.index(kind) * 100 + k, kind),
-                        [cv2.IMWRITE_JPEG_QUALITY, 90])
+            cv2.imwrite(
+                str(folder / f"{k:02d}.jpg"),
+                render_single(first_seed * 13 + TYPES.index(kind) * 100 + k, kind),
+                [cv2.IMWRITE_JPEG_QUALITY, 90],
+            )
 
 
 if __name__ == "__main__":

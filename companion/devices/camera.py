@@ -75,12 +75,19 @@ class FolderCamera:
 class UsbCamera:
     """A webcam by index. Opening a missing camera fails at once; a stalled read times out."""
 
-    def __init__(self, index: int = 0, size: tuple[int, int] = STILL_SIZE, timeout_s: float = 3.0, warmup_frames: int = 5):
+    def __init__(
+        self, index: int = 0, size: tuple[int, int] = STILL_SIZE, timeout_s: float = 3.0, warmup_frames: int = 5
+    ):
         import cv2
 
         self.name = f"usb:{index}"
         self._cv2 = cv2
-        params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(timeout_s * 1000), cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(timeout_s * 1000)]
+        params = [
+            cv2.CAP_PROP_OPEN_TIMEOUT_MSEC,
+            int(timeout_s * 1000),
+            cv2.CAP_PROP_READ_TIMEOUT_MSEC,
+            int(timeout_s * 1000),
+        ]
         self._cap = cv2.VideoCapture(index, cv2.CAP_ANY, params)
         if not self._cap.isOpened():
             raise DeviceError(f"no USB camera at index {index} (is it plugged in?)")
@@ -108,7 +115,9 @@ class PiCamera:
         try:
             from picamera2 import Picamera2  # apt's python3-picamera2; only on a Pi
         except ImportError:
-            raise DeviceError("picamera2 is not installed (on Raspberry Pi OS: apt install python3-picamera2)") from None
+            raise DeviceError(
+                "picamera2 is not installed (on Raspberry Pi OS: apt install python3-picamera2)"
+            ) from None
         try:
             self._cam = Picamera2()
         except (RuntimeError, IndexError) as error:
@@ -155,7 +164,7 @@ def open_camera(settings: dict[str, Any]) -> Camera:
     if source == "folder":
         folder = settings.get("folder") or ""
         if not folder:
-            raise DeviceError("camera source is \"folder\" but no folder is set in [camera]")
+            raise DeviceError('camera source is "folder" but no folder is set in [camera]')
         return FolderCamera(folder)
     raise DeviceError(f"unknown camera source {source!r}: use picamera2, usb or folder")
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import threading
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import DeviceError
 from ..vocabulary import BUSY, ERROR, LOOK, READY, SEISMIC, TURN, UNDERTAKER, UNDO
@@ -31,16 +32,31 @@ class PinMap:
     hold_s: float = 2.0
 
     @classmethod
-    def load(cls, override: dict[str, Any] | None = None) -> "PinMap":
+    def load(cls, override: dict[str, Any] | None = None) -> PinMap:
         data = tomllib.loads(resources.files("companion").joinpath("pins.toml").read_text())
         for section, values in (override or {}).items():
             data.setdefault(section, {}).update(values)
         try:
             b, leds, timing = data["buttons"], data["leds"], data.get("timing", {})
             buzzer = leds.get("buzzer", -1)
-            return cls(int(b["turn"]), int(b["undertaker"]), int(b["seismic"]), tuple(int(p) for p in leds["seats"]),
-                       tuple(int(p) for p in leds["status"]), None if buzzer in (None, -1) else int(buzzer),
-                       float(timing.get("bounce_s", 0.05)), float(timing.get("hold_s", 2.0)))
+            red, green, blue = (int(p) for p in leds["status"])
+        except ValueError as error:
+            if "unpack" in str(error):
+                raise DeviceError("pin map: leds.status is the RGB LED's three pins: [red, green, blue]") from None
+            raise DeviceError(f"pin map is incomplete or not numbers: {error}") from None
+        except (KeyError, TypeError) as error:
+            raise DeviceError(f"pin map is incomplete or not numbers: {error}") from None
+        try:
+            return cls(
+                int(b["turn"]),
+                int(b["undertaker"]),
+                int(b["seismic"]),
+                tuple(int(p) for p in leds["seats"]),
+                (red, green, blue),
+                None if buzzer in (None, -1) else int(buzzer),
+                float(timing.get("bounce_s", 0.05)),
+                float(timing.get("hold_s", 2.0)),
+            )
         except (KeyError, TypeError, ValueError) as error:
             raise DeviceError(f"pin map is incomplete or not numbers: {error}") from None
 
@@ -133,7 +149,7 @@ class Controls:
             device.close()
         self._devices.clear()
 
-    def __enter__(self) -> "Controls":
+    def __enter__(self) -> Controls:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .dark_tomb.rules import DarkTombRules
 from .rolling_bones.rules import RollingBonesRules
 from .sepulchre.rules import SepulchreRules
 
 
-def all_games() -> dict:
-    games = [RollingBonesRules(), DarkTombRules(), SepulchreRules()]
+def all_games() -> dict[str, Any]:
+    games: list[Any] = [RollingBonesRules(), DarkTombRules(), SepulchreRules()]
     return {g.name: g for g in games}

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-WORK_SCALE = 0.5     # segment at half resolution: dice stay ~20 px wide
-BG_SCALE = 0.125     # the mat model: dice are ~5 px here, the median window spans several
-DIM = 60             # a photo whose median grey level is below this was taken in a dim room
-MIN_THICKNESS = 10   # work px: a die is ~20 across from 55-75 cm; mat edges and cables are thinner
+WORK_SCALE = 0.5  # segment at half resolution: dice stay ~20 px wide
+BG_SCALE = 0.125  # the mat model: dice are ~5 px here, the median window spans several
+DIM = 60  # a photo whose median grey level is below this was taken in a dim room
+MIN_THICKNESS = 10  # work px: a die is ~20 across from 55-75 cm; mat edges and cables are thinner
 SPRAWL_OPENING = 0.75  # of a die's width: a blob far from solid is opened by this much (a mat's corner goes) ...
-CORE = 0.8           # ... and what is left this share of a die's area or more is searched (a die keeps ~0.87)
+CORE = 0.8  # ... and what is left this share of a die's area or more is searched (a die keeps ~0.87)
 
 
 @dataclass
@@ -86,7 +86,9 @@ def find_blobs(image: np.ndarray, die_side: float | None = None) -> tuple[list[B
     return blobs, die_side
 
 
-def find_blobs_and_markers(image: np.ndarray, die_side: float | None = None) -> tuple[list[Blob], float, list[np.ndarray]]:
+def find_blobs_and_markers(
+    image: np.ndarray, die_side: float | None = None
+) -> tuple[list[Blob], float, list[np.ndarray]]:
     """`find_blobs`, and the corner markers' outlines (a blob's outline may take in part of one)."""
     small = at_work_scale(image)
     seen, placed = _markers(image, small)
@@ -110,11 +112,14 @@ def find_blobs_and_markers(image: np.ndarray, die_side: float | None = None) -> 
     # dice whose shadows join them to a thin line (the mat's edge, a cable) or to each other make one sprawling
     # blob, not solid: what is left once its parts thinner than most of a die are opened away is dice, however
     # it sprawls (searched as a heap), if it is as big as a die (a mat's corner is less)
-    die_area = (die_side or 0.0) ** 2 * WORK_SCALE ** 2
+    die_area = (die_side or 0.0) ** 2 * WORK_SCALE**2
     half_seen = []  # die-sized, sprawling, nothing thick in it: in a dim room, a dark die only partly seen
     for c in sprawling:
-        parts = [part for part in _thick_parts(mask, [c], _opening(die_side, SPRAWL_OPENING))
-                 if cv2.contourArea(part) >= max(min_area, CORE * die_area) and _thickness(part) >= MIN_THICKNESS]
+        parts = [
+            part
+            for part in _thick_parts(mask, [c], _opening(die_side, SPRAWL_OPENING))
+            if cv2.contourArea(part) >= max(min_area, CORE * die_area) and _thickness(part) >= MIN_THICKNESS
+        ]
         solid += parts
         if not parts and cv2.contourArea(c) <= 2 * die_area:
             half_seen.append(c)
@@ -132,7 +137,7 @@ def find_blobs_and_markers(image: np.ndarray, die_side: float | None = None) -> 
         else:
             blobs.append(_blob(contour, w, h))
     if expected:
-        blobs = [b for b in blobs if b.area >= 0.35 * die_side ** 2]  # specks; big blobs stay, to be flagged
+        blobs = [b for b in blobs if b.area >= 0.35 * die_side**2]  # specks; big blobs stay, to be flagged
         if float(np.median(image[::8, ::8])) < DIM:
             # in a dim room a dark die on a dark mat may show nothing but its pictogram
             blobs += _faint_dice(specks, blobs, die_side, w, h)
@@ -169,7 +174,9 @@ def _without_markers(mask: np.ndarray, markers: list[np.ndarray], die_side: floa
         n, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
         specks = np.zeros(n, bool)
         specks[1:] = stats[1:, cv2.CC_STAT_AREA] < width * width
-        out[y0:y1, x0:x1] = np.where(near > 0, np.maximum(opened, np.where(specks[labels], part, 0)), mask[y0:y1, x0:x1])
+        out[y0:y1, x0:x1] = np.where(
+            near > 0, np.maximum(opened, np.where(specks[labels], part, 0)), mask[y0:y1, x0:x1]
+        )
     return out
 
 
@@ -188,8 +195,9 @@ def _thick_parts(mask: np.ndarray, contours: list[np.ndarray], width: int) -> li
         blob = np.zeros((h, w), np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x, -y))
         # OpenCV erodes as if beyond the image were foreground: a blob cut by its box's edge would not open there
-        opened = cv2.morphologyEx(blob & mask[y:y + h, x:x + w], cv2.MORPH_OPEN, kernel,
-                                  borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        opened = cv2.morphologyEx(
+            blob & mask[y : y + h, x : x + w], cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0
+        )
         parts += cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0]
     return parts
 
@@ -207,12 +215,12 @@ def _faint_dice(specks, blobs: list[Blob], die_side: float, w: int, h: int) -> l
     faint = []
     for group in groups:
         ink = sum(a for _, a in group)
-        if ink < 0.05 * die_side ** 2:  # a die's print covers more (that thin bone 0.095: at 0.08 it went unseen)
+        if ink < 0.05 * die_side**2:  # a die's print covers more (that thin bone 0.095: at 0.08 it went unseen)
             continue
         (cx, cy) = sum(xy * a for xy, a in group) / ink
         reach = 0.7 * die_side
         border = cx - reach < 0 or cy - reach < 0 or cx + reach > w * s or cy + reach > h * s
-        faint.append(Blob((float(cx), float(cy)), (1.4 * die_side, 1.4 * die_side), 0.0, die_side ** 2, border, True))
+        faint.append(Blob((float(cx), float(cy)), (1.4 * die_side, 1.4 * die_side), 0.0, die_side**2, border, True))
     return faint
 
 
@@ -229,13 +237,18 @@ def _markers(image: np.ndarray, small: np.ndarray) -> tuple[list[np.ndarray], li
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     corners, ids, _ = _marker_detector(work_scale=True).detectMarkers(gray)
     # the mat's corners only: a die's print once decoded as marker 17, and a marker's outline hides what it covers
-    quads = {int(i): q.reshape(4, 2) / WORK_SCALE for i, q in zip(ids.ravel(), corners) if i < 4} if ids is not None else {}
+    quads = (
+        {int(i): q.reshape(4, 2) / WORK_SCALE for i, q in zip(ids.ravel(), corners) if i < 4} if ids is not None else {}
+    )
     if 0 < len(quads) < 4:
         # a mat with markers, some not found at half size: at full size the detector found 5 more over 150 photos
         # (a whole marker beside a die, one small and far) for ~10 ms
         corners, ids, _ = _marker_detector(work_scale=False).detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
-        quads.update({int(i): q.reshape(4, 2) for i, q in zip(ids.ravel(), corners) if i < 4 and i not in quads}
-                     if ids is not None else {})
+        quads.update(
+            {int(i): q.reshape(4, 2) for i, q in zip(ids.ravel(), corners) if i < 4 and i not in quads}
+            if ids is not None
+            else {}
+        )
     placed = _placed_by_the_mat(quads)  # where the mat's edges meet
 
     def grown(quad: np.ndarray) -> np.ndarray:
@@ -274,7 +287,9 @@ def _placed_by_the_mat(quads: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
                 quad = quads[n]
                 # the move from n to k is along the mat's width (0-1, 2-3) or its height (1-2, 3-0)
                 across = {n, k} in ({0, 1}, {2, 3})
-                direction = (quad[1] - quad[0] + quad[2] - quad[3]) if across else (quad[3] - quad[0] + quad[2] - quad[1])
+                direction = (
+                    (quad[1] - quad[0] + quad[2] - quad[3]) if across else (quad[3] - quad[0] + quad[2] - quad[1])
+                )
                 lines.append((quad[i], direction))
             (p1, d1), (p2, d2) = lines
             system = np.column_stack([d1, -d2])
@@ -303,8 +318,14 @@ def _blob(contour, w: int, h: int, outline: np.ndarray | None = None) -> Blob:
     x, y, bw, bh = cv2.boundingRect(contour)
     border = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
     s = 1 / WORK_SCALE
-    return Blob((cx * s, cy * s), (a * s, b * s), angle, cv2.contourArea(contour) * s * s, border,
-                outline=_in_photo_px(contour) if outline is None else outline)
+    return Blob(
+        (cx * s, cy * s),
+        (a * s, b * s),
+        angle,
+        cv2.contourArea(contour) * s * s,
+        border,
+        outline=_in_photo_px(contour) if outline is None else outline,
+    )
 
 
 def _in_photo_px(contour) -> np.ndarray:

@@ -12,9 +12,10 @@ than an abstention.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -22,38 +23,52 @@ import numpy as np
 from ..errors import BadInput
 from .blobs import Blob, find_blobs_and_markers
 from .enrollment import ceilings_of, enrolled_tops, photo_scores, photos_to_learn_from, the_one_die
-from .face_patches import (INNER, MIN_INK, PATCH, SHADING_BOX, Box, die_turn, face_patch, face_patches_of, grey, ink,
-                           normalise, normalise_all, sharpness, shifted_faces_of)
+from .face_patches import (
+    INNER,
+    MIN_INK,
+    PATCH,
+    SHADING_BOX,
+    Box,
+    die_turn,
+    face_patch,
+    face_patches_of,
+    grey,
+    ink,
+    normalise,
+    normalise_all,
+    sharpness,
+    shifted_faces_of,
+)
 from .model_sets import enrollment_photos, load_set, save_set
 
-MIN_PHOTO = 16        # px: a photo narrower than this cannot hold a die (and breaks the blob finder's downscaling)
-MIN_SCORE = 0.82      # best correlation below this: not a face seen flat (cocked, covered, smudged)
-CLEAR_SCORE = 0.9     # a plain die read below this is looked at every turn around it: another face may fit better
-MIN_MARGIN = 0.04     # best minus the best other face below this: too close to call
-MAX_ASPECT = 1.3      # a top face longer than this is leaning: cocked
-MAX_SIDE = 1.15       # a blob this much bigger than an enrolled die may be two dice: abstain (a misread is worse)
+MIN_PHOTO = 16  # px: a photo narrower than this cannot hold a die (and breaks the blob finder's downscaling)
+MIN_SCORE = 0.82  # best correlation below this: not a face seen flat (cocked, covered, smudged)
+CLEAR_SCORE = 0.9  # a plain die read below this is looked at every turn around it: another face may fit better
+MIN_MARGIN = 0.04  # best minus the best other face below this: too close to call
+MAX_ASPECT = 1.3  # a top face longer than this is leaning: cocked
+MAX_SIDE = 1.15  # a blob this much bigger than an enrolled die may be two dice: abstain (a misread is worse)
 MIN_SHARPNESS = 12.0  # Laplacian variance of the patch: below this it is too blurred
 SEARCH_STRICTER = 0.05  # a die found by searching inside a blob must clear the bars by this much more
-STRAIGHT_EDGE = 0.6   # edge-direction coherence above which a faint find is a straight edge, not a die
-MIN_STROKE = 20.0     # grey levels (and a quarter of the place's contrast) a pictogram's strokes stand out by ...
-STROKE_AREA = 0.03    # ... over this much of a face: dim photos' pictograms 0.06-0.5, the mat's corners 0-0.01
+STRAIGHT_EDGE = 0.6  # edge-direction coherence above which a faint find is a straight edge, not a die
+MIN_STROKE = 20.0  # grey levels (and a quarter of the place's contrast) a pictogram's strokes stand out by ...
+STROKE_AREA = 0.03  # ... over this much of a face: dim photos' pictograms 0.06-0.5, the mat's corners 0-0.01
 REF_SCALES = (0.95, 1.0, 1.05)  # enrolled faces a little nearer and farther: the camera's perspective
 SQUASHES = (0.85, 0.7, 0.55)  # a leaning die's face seen at a slant: 30-60 degrees (milder leans look level)
-COARSE = 32           # of those, enough to rank the places worth a closer look
+COARSE = 32  # of those, enough to rank the places worth a closer look
 ALWAYS_LOOKED_AT = 3  # likeliest places in a blob looked at closely however low their rough score: a die whose
-                      # sides show gives its blob a turn 10-15 degrees off its face's, and scores low there
+# sides show gives its blob a turn 10-15 degrees off its face's, and scores low there
 SIZE_DOUBT = (0.93, 1.07)  # a die read must read the same this much smaller and bigger ...
 SIZE_SURE = (0.93, 0.15)  # ... unless its score and margin at its size are at least these
-ROUGH_INK = 0.8       # of MIN_INK: boxes spreading less are left out of the rough pass (they cannot be read)
+ROUGH_INK = 0.8  # of MIN_INK: boxes spreading less are left out of the rough pass (they cannot be read)
 UNSURE_CONFIDENCE = 0.99  # a face learned from one photo of several is read only this sure (see read)
-HEAP = 16             # dice sides across: a blob bigger than this is not searched (the mat, a hand: not dice)
-ROUGH_CONTEXT = 36    # patch px round the rough pass's windows that shading is judged over (3x SHADING)
-ROUGH_TILE = 30       # patch px: a heap's squares are scored this far around each of several centres at a time,
-ROUGH_TILES = 4       # ... this many tiles (or turns) at a time
-LEVEL_MARGIN = 0.02   # a face found by searching is level only if it matches this much better square than squashed
+HEAP = 16  # dice sides across: a blob bigger than this is not searched (the mat, a hand: not dice)
+ROUGH_CONTEXT = 36  # patch px round the rough pass's windows that shading is judged over (3x SHADING)
+ROUGH_TILE = 30  # patch px: a heap's squares are scored this far around each of several centres at a time,
+ROUGH_TILES = 4  # ... this many tiles (or turns) at a time
+LEVEL_MARGIN = 0.02  # a face found by searching is level only if it matches this much better square than squashed
 FAINT_NEIGHBOURHOOD = 1.8  # dice sides across: the square round a faint die read where a second die's print may lie
-FOOTPRINT = 1.4       # of a die's top face: what one die covers of a blob of touching dice (its sides, its shadow)
-BASIS = 96            # dimensions kept of the 1600 of a face patch
+FOOTPRINT = 1.4  # of a die's top face: what one die covers of a blob of touching dice (its sides, its shadow)
+BASIS = 96  # dimensions kept of the 1600 of a face patch
 
 
 class Pose(NamedTuple):
@@ -75,10 +90,10 @@ class Pose(NamedTuple):
 
 @dataclass
 class DiceReader:
-    refs: np.ndarray        # (n, k) enrolled faces (four turns, small shifts), projected on ``basis``
-    labels: list[str]       # face id per row
-    die_side: float         # px across a die's top face, as enrolled
-    basis: np.ndarray       # (PATCH*PATCH, k): the main directions of the enrolled faces (speed: k << 784)
+    refs: np.ndarray  # (n, k) enrolled faces (four turns, small shifts), projected on ``basis``
+    labels: list[str]  # face id per row
+    die_side: float  # px across a die's top face, as enrolled
+    basis: np.ndarray  # (PATCH*PATCH, k): the main directions of the enrolled faces (speed: k << 784)
     # per face: the best any other face's enrollment photo scored against it; a reading must beat it
     ceilings: dict[str, float] = field(default_factory=dict)
     # faces learned from one photo of several: the others looked like other faces, or like no photo of their own
@@ -90,7 +105,7 @@ class DiceReader:
     # -- enrollment ---------------------------------------------------------------------------
 
     @classmethod
-    def enroll(cls, folder: str | Path) -> "DiceReader":
+    def enroll(cls, folder: str | Path) -> DiceReader:
         from ..games.rolling_bones.dice import FACE_IDS  # the face ids only: names, not rules
 
         found, left_out = [], []
@@ -122,10 +137,20 @@ class DiceReader:
         keep = photos_to_learn_from(by_photo, faces)  # then each face's ceiling: what another face's photo reached
         rows = np.repeat(keep, len(labels) // len(found))
         ceilings = ceilings_of(by_photo[np.ix_(keep, keep)], [f for f, k in zip(faces, keep) if k])
-        unsure = [face for face in dict.fromkeys(faces) if keep[[f == face for f in faces]].sum() == 1
-                  and faces.count(face) > 1]
-        return cls(projected[rows], [label for label, k in zip(labels, rows) if k], side, basis, ceilings, unsure,
-                   [why for _, why in left_out])
+        unsure = [
+            face
+            for face in dict.fromkeys(faces)
+            if keep[[f == face for f in faces]].sum() == 1 and faces.count(face) > 1
+        ]
+        return cls(
+            projected[rows],
+            [label for label, k in zip(labels, rows) if k],
+            side,
+            basis,
+            ceilings,
+            unsure,
+            [why for _, why in left_out],
+        )
 
     def photos_learned(self) -> dict[str, int]:
         """Per face, how many of its enrollment photos were learned from (one whose face was not found clearly,
@@ -134,25 +159,43 @@ class DiceReader:
         return {face: self.labels.count(face) // per_photo for face in sorted(set(self.labels))}
 
     def save(self, name: str) -> Path:
-        return save_set("dice", name, {"refs": self.refs, "labels": np.array(self.labels), "die_side": self.die_side,
-                                       "basis": self.basis, "ceiling_faces": np.array(list(self.ceilings)),
-                                       "ceilings": np.array(list(self.ceilings.values()), np.float32),
-                                       "shading": SHADING_BOX, "unsure": np.array(self.unsure, dtype=str)},
-                        {"faces": sorted(set(self.labels)), "references": len(self.labels),
-                         "die_side_px": round(self.die_side, 1), "patch": PATCH, "shading_box_px": SHADING_BOX,
-                         "photos_learned": self.photos_learned()})
+        return save_set(
+            "dice",
+            name,
+            {
+                "refs": self.refs,
+                "labels": np.array(self.labels),
+                "die_side": self.die_side,
+                "basis": self.basis,
+                "ceiling_faces": np.array(list(self.ceilings)),
+                "ceilings": np.array(list(self.ceilings.values()), np.float32),
+                "shading": SHADING_BOX,
+                "unsure": np.array(self.unsure, dtype=str),
+            },
+            {
+                "faces": sorted(set(self.labels)),
+                "references": len(self.labels),
+                "die_side_px": round(self.die_side, 1),
+                "patch": PATCH,
+                "shading_box_px": SHADING_BOX,
+                "photos_learned": self.photos_learned(),
+            },
+        )
 
     @classmethod
-    def load(cls, name: str) -> "DiceReader":
+    def load(cls, name: str) -> DiceReader:
         data = load_set("dice", name, "dice")
         if float(data.get("shading", 0.0)) != SHADING_BOX:
             # its faces were stored as an older reader compared them: every score would be off
-            raise BadInput(f"dice set {name!r} was enrolled by an older version of the reader: enroll it again "
-                           f"(companion dice enroll --set {name} DIR)")
+            raise BadInput(
+                f"dice set {name!r} was enrolled by an older version of the reader: enroll it again "
+                f"(companion dice enroll --set {name} DIR)"
+            )
         ceilings = dict(zip((str(f) for f in data["ceiling_faces"]), map(float, data["ceilings"])))
         unsure = [str(f) for f in data["unsure"]] if "unsure" in data else []  # a set stored before: all read
-        return cls(data["refs"], [str(x) for x in data["labels"]], float(data["die_side"]), data["basis"], ceilings,
-                   unsure)
+        return cls(
+            data["refs"], [str(x) for x in data["labels"]], float(data["die_side"]), data["basis"], ceilings, unsure
+        )
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -214,8 +257,13 @@ class DiceReader:
             face, score, runner_up, margin, seen, turned = self._classify_near(gray, blob, crop)
             if score < MIN_SCORE or margin < MIN_MARGIN:
                 # the blob's box may be off (a shadow, a neighbour's corner): look around it before giving up
-                grown = Blob(blob.center, (max(blob.size[0], crop) * 1.3, max(blob.size[1], crop) * 1.3), blob.angle,
-                             blob.area, False)
+                grown = Blob(
+                    blob.center,
+                    (max(blob.size[0], crop) * 1.3, max(blob.size[1], crop) * 1.3),
+                    blob.angle,
+                    blob.area,
+                    False,
+                )
                 found = self._search(gray, grown, crop)[0]
                 if found:
                     dice += found
@@ -224,7 +272,9 @@ class DiceReader:
                 continue  # nothing printed, only an outline: the mat's corner against the table, not a die
             if score < MIN_SCORE:
                 # a face seen flat matches its enrolled pictures closely; a leaning one does not
-                unreadable.append({"center": centre, "why": f"face not clear: cocked or covered? (looks most like {face})"})
+                unreadable.append(
+                    {"center": centre, "why": f"face not clear: cocked or covered? (looks most like {face})"}
+                )
             elif margin < MIN_MARGIN:
                 unreadable.append({"center": centre, "why": f"{face} or {runner_up}: too close to call"})
             elif (other := self._face_at_other_sizes(gray, seen, turned, crop, face, score, margin)) is not None:
@@ -234,7 +284,9 @@ class DiceReader:
                 if (reread := self._read_at(gray, pose, crop)) is not None:
                     dice.append(reread)
                 else:
-                    unreadable.append({"center": centre, "why": f"{face} or {pose.face}: the face changes with its turn"})
+                    unreadable.append(
+                        {"center": centre, "why": f"{face} or {pose.face}: the face changes with its turn"}
+                    )
             elif score < CLEAR_SCORE and (rival := pose.rival(face, score)):
                 unreadable.append({"center": centre, "why": f"{face} or {rival}: the face changes with its turn"})
             else:
@@ -246,36 +298,51 @@ class DiceReader:
         # (the parts of a split blob share one outline: each outline once), and beside a faint die read, one more a
         # side away from it or further (two level dice side by side: their print 0.9 of a side away was a ring on mat)
         outlines = {id(b.outline): b.outline for b in blobs if b.outline is not None and not b.at_border}.values()
-        for outline, room, clearance in ([(outline, HEAP * HEAP, 0.9) for outline in outlines]
-                                         + [(square, 1, 1.0) for square in beside]):
-            spots = [spot for spot in _unflagged_dice(gray, outline, taken, crop, room, clearance)
-                     if not any(cv2.pointPolygonTest(m, spot, False) >= 0 for m in markers)]  # a marker's print
+        for outline, room, clearance in [(outline, HEAP * HEAP, 0.9) for outline in outlines] + [
+            (square, 1, 1.0) for square in beside
+        ]:
+            spots = [
+                spot
+                for spot in _unflagged_dice(gray, outline, taken, crop, room, clearance)
+                if not any(cv2.pointPolygonTest(m, spot, False) >= 0 for m in markers)
+            ]  # a marker's print
             unreadable += [{"center": spot, "why": "a die? its face is not clear"} for spot in spots]
             taken += spots
         # a face the enrollment photos did not agree on is read only when near certain: on art unlike any the reader
         # was developed on, 4 of its 5 misreads were to such faces (blender-framed: 13 of 18 learned from one of 3)
         unsure = [d for d in dice if d["face"] in self.unsure and d["confidence"] < UNSURE_CONFIDENCE]
-        unreadable += [{"center": d["center"], "why": f"{d['face']}? learned from one enrollment photo only"}
-                       for d in unsure]
+        unreadable += [
+            {"center": d["center"], "why": f"{d['face']}? learned from one enrollment photo only"} for d in unsure
+        ]
         dice = [d for d in dice if d not in unsure]
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
-        return {"dice": dice, "unreadable": _once_each(unreadable, dice, crop),
-                "ms": round((time.perf_counter() - start) * 1000, 1)}
+        return {
+            "dice": dice,
+            "unreadable": _once_each(unreadable, dice, crop),
+            "ms": round((time.perf_counter() - start) * 1000, 1),
+        }
 
     def _read_at(self, gray: np.ndarray, pose: Pose, side: float) -> dict[str, Any] | None:
         """The die read where ``pose`` (a face, its turn and where, as `_best_pose` gives them) says, if that face
         clears a search's stricter bars there, is clearly ahead of every other face nearby and reads the same at
         other sizes; else None."""
         face, turn, centre = pose.face, pose.turn, pose.centre
-        found, score, _, margin, seen, turned = self._classify_near(gray, Blob(centre, (side, side), turn, 0, False), side)
-        if (found == face and score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER
-                and pose.rival(face, score) is None
-                and self._face_at_other_sizes(gray, seen, turned, side, face, score, margin) is None):
+        found, score, _, margin, seen, turned = self._classify_near(
+            gray, Blob(centre, (side, side), turn, 0, False), side
+        )
+        if (
+            found == face
+            and score >= MIN_SCORE + SEARCH_STRICTER
+            and margin >= MIN_MARGIN + SEARCH_STRICTER
+            and pose.rival(face, score) is None
+            and self._face_at_other_sizes(gray, seen, turned, side, face, score, margin) is None
+        ):
             return _die_read(face, score, margin, seen)
         return None
 
-    def _face_at_other_sizes(self, gray: np.ndarray, seen: list[float], turn: float, side: float, face: str,
-                             score: float, margin: float) -> str | None:
+    def _face_at_other_sizes(
+        self, gray: np.ndarray, seen: list[float], turn: float, side: float, face: str, score: float, margin: float
+    ) -> str | None:
         """Another face this die reads as, past a lone die's bars, when the die size is a little off (the photo's
         die size is measured, and may be wrong by a tenth or more), or None: a face clearly seen reads the same.
         Judged where the face was seen, a couple of px and 3 degrees around it (each turn's shifts cut from one
@@ -347,23 +414,37 @@ class DiceReader:
             # the face that matches best nearby at any turn (a die's edges may not give its turn: its sides
             # show, a neighbour's edges cross it), then its box refined for that face
             pose = self._best_pose(gray, spot, side)
-            face, score, _, margin, seen, turned = self._classify_near(gray, Blob(pose.centre, (side, side), pose.turn, 0, False), side)
-            if face != pose.face or any(np.hypot(seen[0] - d["center"][0], seen[1] - d["center"][1]) < 0.8 * side
-                                   for d in found):
+            face, score, _, margin, seen, turned = self._classify_near(
+                gray, Blob(pose.centre, (side, side), pose.turn, 0, False), side
+            )
+            if face != pose.face or any(
+                np.hypot(seen[0] - d["center"][0], seen[1] - d["center"][1]) < 0.8 * side for d in found
+            ):
                 continue
-            if (score >= MIN_SCORE + SEARCH_STRICTER and margin >= MIN_MARGIN + SEARCH_STRICTER
-                    and not _one_straight_edge(gray, seen, side)  # a mat's edge, however like a bone it looks
-                    and not self._foreshortened(gray, seen, turned, side)
-                    and self._best_pose(gray, seen, side).rival(face, score) is None
-                    and sharpness(face_patch(gray, Blob(tuple(seen), (side, side), turned, 0, False), side)) >= MIN_SHARPNESS):
+            if (
+                score >= MIN_SCORE + SEARCH_STRICTER
+                and margin >= MIN_MARGIN + SEARCH_STRICTER
+                and not _one_straight_edge(gray, seen, side)  # a mat's edge, however like a bone it looks
+                and not self._foreshortened(gray, seen, turned, side)
+                and self._best_pose(gray, seen, side).rival(face, score) is None
+                and sharpness(face_patch(gray, Blob(tuple(seen), (side, side), turned, 0, False), side))
+                >= MIN_SHARPNESS
+            ):
                 found.append(_die_read(face, score, margin, seen))
                 on_found |= np.hypot(centres[:, 0] - seen[0], centres[:, 1] - seen[1]) < 0.8 * side
             elif score >= MIN_SCORE:
                 doubted.append(seen)
         return found, doubted
 
-    def _rough_scores(self, gray: np.ndarray, centre: tuple[float, float], turns: Iterable[float], side: float,
-                      reach: int, step: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _rough_scores(
+        self,
+        gray: np.ndarray,
+        centre: tuple[float, float],
+        turns: Iterable[float],
+        side: float,
+        reach: int,
+        step: int = 3,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rough score (best reference, main directions only) of every die-sized square up to ``reach``
         patch px around ``centre``, ``step`` apart, at each of ``turns``; each one's centre, and its turn. A heap's
         squares are scored a few tiles at a time: all at once, a heap 12 dice across would hold ~200 MB of patches."""
@@ -375,11 +456,14 @@ class DiceReader:
         for turn in turns:
             a = np.deg2rad(turn)
             c, s = np.cos(a), np.sin(a)
-            boxes += [Box((centre[0] + (u * c - v * s) * px, centre[1] + (u * s + v * c) * px), float(turn), side)
-                      for v in middles for u in middles]
+            boxes += [
+                Box((centre[0] + (u * c - v * s) * px, centre[1] + (u * s + v * c) * px), float(turn), side)
+                for v in middles
+                for u in middles
+            ]
         scores, centres, box_turns = [], [], []
         for k in range(0, len(boxes), ROUGH_TILES):
-            chunk = boxes[k:k + ROUGH_TILES]
+            chunk = boxes[k : k + ROUGH_TILES]
             vectors, where, which = shifted_faces_of(gray, chunk, tile, step, ROUGH_CONTEXT, ROUGH_INK * MIN_INK)
             scores.append(self._scores(vectors, COARSE).max(axis=0))
             centres.append(where)
@@ -391,7 +475,9 @@ class DiceReader:
         die's top face is seen at a slant, shorter one way; a level one's is square, and clearly better so
         (``LEVEL_MARGIN``: a thin bone looks much the same squashed)."""
         squashes = [(1.0, 1.0)] + [(f, 1.0) for f in SQUASHES] + [(1.0, f) for f in SQUASHES]
-        vectors = shifted_faces_of(gray, [Box((centre[0], centre[1]), turn, side, squash) for squash in squashes], 4, 4)[0]
+        vectors = shifted_faces_of(
+            gray, [Box((centre[0], centre[1]), turn, side, squash) for squash in squashes], 4, 4
+        )[0]
         best = self._scores(vectors).max(axis=0).reshape(len(squashes), -1).max(axis=1)
         return bool(best[1:].max() > best[0] - LEVEL_MARGIN)
 
@@ -409,15 +495,23 @@ class DiceReader:
         best = int(likely[top])
         face = self.labels[int(scores[:, top].argmax())]
         faces, per_face = self._face_bests(scores.max(axis=1))
-        return Pose(face, boxes[which[best]].angle, tuple(map(float, centres[best])), dict(zip(faces, per_face.tolist())))
+        return Pose(
+            face, boxes[which[best]].angle, tuple(map(float, centres[best])), dict(zip(faces, per_face.tolist()))
+        )
 
     def _crop_side(self, gray: np.ndarray, blobs: list[Blob]) -> float:
         """The die size in this photo: the size at which the photo's own dice match the enrolled faces best
         (the camera may be nearer or farther than at enrollment). Judged by the faces, each looked for around
         its blob (a shadow or a die's visible sides put the face off the blob's centre), not by the blobs'
         sizes, which shadows and sides make bigger."""
-        singles = [b for b in blobs if not b.at_border and not b.faint
-                   and 0.6 * self.die_side < min(b.size) and max(b.size) < 1.6 * self.die_side]
+        singles = [
+            b
+            for b in blobs
+            if not b.at_border
+            and not b.faint
+            and 0.6 * self.die_side < min(b.size)
+            and max(b.size) < 1.6 * self.die_side
+        ]
         singles = sorted(singles, key=lambda b: b.aspect)[:10]
         if len(singles) < 3:
             return self.die_side
@@ -448,23 +542,36 @@ class DiceReader:
         if best in (0, len(scales) - 1):
             return self.die_side * scales[best]
         # between the sizes tried (7 % apart): the top of the parabola through the best and its neighbours
-        logs = np.log(scales[best - 1:best + 2])
-        a, b, _ = np.polyfit(logs, fit[best - 1:best + 2], 2)
+        logs = np.log(scales[best - 1 : best + 2])
+        a, b, _ = np.polyfit(logs, fit[best - 1 : best + 2], 2)
         return self.die_side * float(np.exp(np.clip(-b / (2 * a), logs[0], logs[2]) if a < 0 else logs[1]))
 
-    def _classify_near(self, gray: np.ndarray, blob: Blob, side: float) -> tuple[str, float, str, float, list[float], float]:
+    def _classify_near(
+        self, gray: np.ndarray, blob: Blob, side: float
+    ) -> tuple[str, float, str, float, list[float], float]:
         """Classify the best of a few nearby boxes (the blob's box is only good to a couple of px and degrees);
         also returns the centre and turn of the face where it was seen best."""
         centre, turn0 = (0.0, 0.0), 0.0
         for step, turn_step, turns in ((3.0, 8.0, (-1, 0, 1)), (1.5, 3.0, (0,)), (0.0, 3.0, (-1, 1))):
             # coarse shifts and turns, then fine shifts, then fine turns, each around the best so far
             steps = (-1, 0, 1) if step else (0,)
-            boxes = [((centre[0] + dx * step, centre[1] + dy * step), turn0 + dt * turn_step)
-                     for dx in steps for dy in steps for dt in turns]
+            boxes = [
+                ((centre[0] + dx * step, centre[1] + dy * step), turn0 + dt * turn_step)
+                for dx in steps
+                for dy in steps
+                for dt in turns
+            ]
             if not step:
                 boxes.append((centre, turn0))
-            variants = normalise_all(face_patches_of(gray, [Box((blob.center[0] + dx, blob.center[1] + dy), blob.angle + turn, side)
-                                                            for (dx, dy), turn in boxes]))
+            variants = normalise_all(
+                face_patches_of(
+                    gray,
+                    [
+                        Box((blob.center[0] + dx, blob.center[1] + dy), blob.angle + turn, side)
+                        for (dx, dy), turn in boxes
+                    ],
+                )
+            )
             scores = self._scores(variants)  # (refs, variants)
             best = int(scores.max(axis=0).argmax())
             centre, turn0 = boxes[best]
@@ -508,8 +615,9 @@ def _apart(spots: list[list[float]], found: list[dict[str, Any]], side: float) -
     return kept
 
 
-def _unflagged_dice(gray: np.ndarray, outline: np.ndarray, taken: list[list[float]], side: float,
-                    room: int, clearance: float = 0.9) -> list[list[float]]:
+def _unflagged_dice(
+    gray: np.ndarray, outline: np.ndarray, taken: list[list[float]], side: float, room: int, clearance: float = 0.9
+) -> list[list[float]]:
     """Where dice inside ``outline`` lie that are neither read nor flagged (``taken``: where dice were): up to
     ``room`` places, each as deep inside it and as far from the others as can be, where a print shows. A die
     neither read nor flagged would be left out of the score without a word (a heap's flags, where its search saw
@@ -550,29 +658,36 @@ class _StrokesOver:
         r = int(side * 0.6)
         (x0, y0), (x1, y1) = outline.min(axis=0), outline.max(axis=0)
         self.left, self.top = max(0, int(x0) - 2 * r), max(0, int(y0) - 2 * r)
-        region = gray[self.top:int(y1) + 2 * r + 1, self.left:int(x1) + 2 * r + 1]
+        region = gray[self.top : int(y1) + 2 * r + 1, self.left : int(x1) + 2 * r + 1]
         self.standing_out = _top_hats(region, side)[1] >= MIN_STROKE
         self.side, self.r = side, r
-        ys, xs = np.ogrid[-r:r + 1, -r:r + 1]
+        ys, xs = np.ogrid[-r : r + 1, -r : r + 1]
         self.disc = np.hypot(ys, xs) < r
 
     def may_show(self, spot: np.ndarray) -> bool:
         x, y, r = int(spot[0]) - self.left, int(spot[1]) - self.top, self.r
-        area = self.standing_out[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
-        disc = self.disc[max(0, r - y):, max(0, r - x):][:area.shape[0], :area.shape[1]]
+        area = self.standing_out[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]
+        disc = self.disc[max(0, r - y) :, max(0, r - x) :][: area.shape[0], : area.shape[1]]
         return int(area[disc].sum()) >= STROKE_AREA * self.side * self.side
 
 
-def _each_die_once(dice: list[dict[str, Any]], unreadable: list[dict[str, Any]],
-                   side: float) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _each_die_once(
+    dice: list[dict[str, Any]], unreadable: list[dict[str, Any]], side: float
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """One reading per die: a die whose blob was split in two (a shadow, a neighbour) may be found from
     both halves. Found twice as the same face it is one die; as two faces it is not read (one of the two
     is a misread, and which cannot be told)."""
     kept: list[dict[str, Any]] = []
     doubted: list[dict[str, Any]] = []
     for die in sorted(dice, key=lambda d: -d["confidence"]):
-        twin = next((k for k in kept + doubted if np.hypot(die["center"][0] - k["center"][0],
-                                                           die["center"][1] - k["center"][1]) < 0.7 * side), None)
+        twin = next(
+            (
+                k
+                for k in kept + doubted
+                if np.hypot(die["center"][0] - k["center"][0], die["center"][1] - k["center"][1]) < 0.7 * side
+            ),
+            None,
+        )
         if twin is None:
             kept.append(die)
         elif twin["face"] != die["face"] and twin in kept:
@@ -587,8 +702,10 @@ def _once_each(unreadable: list[dict[str, Any]], dice: list[dict[str, Any]], sid
     otherwise be flagged twice, or flagged on top of the die read there."""
     kept: list[dict[str, Any]] = []
     for report in unreadable:
-        if all(np.hypot(report["center"][0] - d["center"][0], report["center"][1] - d["center"][1]) >= 0.7 * side
-               for d in kept + dice):
+        if all(
+            np.hypot(report["center"][0] - d["center"][0], report["center"][1] - d["center"][1]) >= 0.7 * side
+            for d in kept + dice
+        ):
             kept.append(report)
     return kept
 
@@ -619,7 +736,7 @@ def _one_straight_edge(gray: np.ndarray, centre: tuple[float, float], side: floa
     Judged by how much the edges there agree in direction (the structure tensor's coherence)."""
     r = int(side * 1.25)
     x, y = int(centre[0]), int(centre[1])
-    window = gray[max(0, y - r):y + r, max(0, x - r):x + r].astype(np.float32)
+    window = gray[max(0, y - r) : y + r, max(0, x - r) : x + r].astype(np.float32)
     if window.size < 16:
         return False
     window = cv2.GaussianBlur(window, (0, 0), 2.0)  # sensor noise points every way and would hide the line
@@ -635,11 +752,11 @@ def _has_strokes(gray: np.ndarray, centre: tuple[float, float], side: float) -> 
     has none: its contrast is one broad step, which a top-hat (what a small disc cannot cover) leaves out but
     for the corner's very tip."""
     r, x, y = int(side * 0.6), int(centre[0]), int(centre[1])
-    window = gray[max(0, y - 2 * r):y + 2 * r, max(0, x - 2 * r):x + 2 * r]
+    window = gray[max(0, y - 2 * r) : y + 2 * r, max(0, x - 2 * r) : x + 2 * r]
     if window.size < 16:
         return False
     window, strokes = _top_hats(window, side)
-    ys, xs = np.ogrid[:window.shape[0], :window.shape[1]]
+    ys, xs = np.ogrid[: window.shape[0], : window.shape[1]]
     near = np.hypot(ys - (y - max(0, y - 2 * r)), xs - (x - max(0, x - 2 * r))) < r
     contrast = float(np.percentile(window, 99) - np.percentile(window, 1))
     return int((strokes[near] >= max(MIN_STROKE, 0.25 * contrast)).sum()) >= STROKE_AREA * side * side
@@ -650,5 +767,6 @@ def _top_hats(window: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
     (what a disc 0.35 of a side across cannot cover): thin strokes do, broad steps do not (`_has_strokes`)."""
     window = cv2.GaussianBlur(window, (0, 0), 1.2)  # a dim photo's sensor noise is thin and sharp too
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(0.35 * side) | 1,) * 2)
-    return window, np.maximum(cv2.morphologyEx(window, cv2.MORPH_TOPHAT, disc),
-                              cv2.morphologyEx(window, cv2.MORPH_BLACKHAT, disc))
+    return window, np.maximum(
+        cv2.morphologyEx(window, cv2.MORPH_TOPHAT, disc), cv2.morphologyEx(window, cv2.MORPH_BLACKHAT, disc)
+    )

@@ -13,10 +13,10 @@ from ..errors import BadInput
 from .blobs import Blob, find_blobs
 from .face_patches import MIN_INK, PATCH, die_turn, edge_angle, face_patch, grey, ink, normalise, normalise_all
 
-FLAT_TO_FACE = 1.1    # a die's face, bevel and all, to the flat square its outline shows
-TOP_OPTIONS = 12      # squares per enrollment photo that may be its top face
-MIN_AGREEMENT = 0.6   # an enrollment photo matching no other photo of its face below this is not learned from
-OUTLINE_SHARE = 0.6   # of the best outline fit's strength: the smallest square fitting this well is a top face
+FLAT_TO_FACE = 1.1  # a die's face, bevel and all, to the flat square its outline shows
+TOP_OPTIONS = 12  # squares per enrollment photo that may be its top face
+MIN_AGREEMENT = 0.6  # an enrollment photo matching no other photo of its face below this is not learned from
+OUTLINE_SHARE = 0.6  # of the best outline fit's strength: the smallest square fitting this well is a top face
 
 
 def the_one_die(image: np.ndarray, path: Path) -> Blob:
@@ -25,8 +25,19 @@ def the_one_die(image: np.ndarray, path: Path) -> Blob:
     square = [b for b in blobs if not b.at_border and b.aspect < 3.0]  # a shadow or a side may lengthen it
     gray = grey(image)
     # the most pictogram anywhere in the blob (its middle may be the die's shadow)
-    inked = sorted(((max(ink(face_patch(gray, Blob(spot, b.size, turn, 0, False), min(b.size)))
-                         for spot, turn in _windows(gray, b, min(b.size))), b) for b in square), key=lambda sb: -sb[0])
+    inked = sorted(
+        (
+            (
+                max(
+                    ink(face_patch(gray, Blob(spot, b.size, turn, 0, False), min(b.size)))
+                    for spot, turn in _windows(gray, b, min(b.size))
+                ),
+                b,
+            )
+            for b in square
+        ),
+        key=lambda sb: -sb[0],
+    )
     inked = [(spread, b) for spread, b in inked if spread >= MIN_INK]
     if not inked:
         raise BadInput(f"{path}: no die found in the photo")
@@ -68,9 +79,24 @@ def _offsets(reach: float, step: float) -> np.ndarray:
 def photo_scores(photos: list[tuple[np.ndarray, Blob]], refs: np.ndarray, basis: np.ndarray) -> np.ndarray:
     """[i, j]: how well enrollment photo i, seen as the reader would (a few shifts and turns around its
     face), matches any reference made from photo j (refs are stacked photo by photo)."""
-    probes = np.stack([(normalise_all(np.stack([face_patch(gray, top, top.size[0], (dx, dy), turn) for dx in (-2, 0, 2)
-                                                 for dy in (-2, 0, 2) for turn in (-4, 0, 4)])) @ basis).T
-                       for gray, top in photos])  # (photos, k, probes)
+    probes = np.stack(
+        [
+            (
+                normalise_all(
+                    np.stack(
+                        [
+                            face_patch(gray, top, top.size[0], (dx, dy), turn)
+                            for dx in (-2, 0, 2)
+                            for dy in (-2, 0, 2)
+                            for turn in (-4, 0, 4)
+                        ]
+                    )
+                )
+                @ basis
+            ).T
+            for gray, top in photos
+        ]
+    )  # (photos, k, probes)
     best = np.einsum("rk,pkq->prq", refs, probes).max(axis=2)  # (photos, refs)
     return best.reshape(len(photos), len(photos), -1).max(axis=2)
 
@@ -106,8 +132,10 @@ def ceilings_of(by_photo: np.ndarray, faces: list[str]) -> dict[str, float]:
     """Per face, the best score any other face's enrollment photo reached against it: a reading of that face
     must beat it (a die that looks no more like the face than another face's photo once did is not read)."""
     other = np.array([[a != b for b in faces] for a in faces])
-    return {face: float(np.where(other, by_photo, -1.0)[:, [j for j, f in enumerate(faces) if f == face]].max())
-            for face in dict.fromkeys(faces)}
+    return {
+        face: float(np.where(other, by_photo, -1.0)[:, [j for j, f in enumerate(faces) if f == face]].max())
+        for face in dict.fromkeys(faces)
+    }
 
 
 def _outline_fits(gray: np.ndarray, die: Blob, sizes, turned: float) -> list[tuple[float, Blob]]:
@@ -137,8 +165,10 @@ def _outline_fits(gray: np.ndarray, die: Blob, sizes, turned: float) -> list[tup
                 # count (a pictogram's strokes are strong in places, and a neighbour's edge along one side only)
                 along_side = np.percentile(np.abs(gx[yi, xi] * nx + gy[yi, xi] * ny), 25, axis=1)
                 strength = np.minimum(strength, along_side)
-            fits += [(float(v), Blob((float(x), float(y)), (side, side), turned + turn, side * side, False))
-                     for v, x, y in zip(strength, cx, cy)]
+            fits += [
+                (float(v), Blob((float(x), float(y)), (side, side), turned + turn, side * side, False))
+                for v, x, y in zip(strength, cx, cy)
+            ]
     fits.sort(key=lambda f: -f[0])
     return fits
 
@@ -150,8 +180,9 @@ def _fitted_tops(found: list[tuple[str, np.ndarray, Blob]]) -> tuple[float, list
     for _, gray, die in found:
         # the blob's box is turned as its outline lies (the sides and shadow make it no square): the edges over
         # the whole die say how its top face is turned, each visible side and the shadow running with them
-        fits = _outline_fits(gray, die, min(die.size) * np.arange(0.65, 1.06, 0.05),
-                             edge_angle(gray, die.center, max(die.size)))
+        fits = _outline_fits(
+            gray, die, min(die.size) * np.arange(0.65, 1.06, 0.05), edge_angle(gray, die.center, max(die.size))
+        )
         size = _top_size(fits)
         sizes.append(size)
         # several squares of that size fitting well (distinct places): the shadow's and sides' outlines fit too
@@ -162,12 +193,15 @@ def _fitted_tops(found: list[tuple[str, np.ndarray, Blob]]) -> tuple[float, list
             if len(kept) == TOP_OPTIONS:
                 break
         options.append(kept)
-    patches = [[face_patch(gray, w, size * FLAT_TO_FACE) for w in windows]
-               for (_, gray, _), windows, size in zip(found, options, sizes)]
+    patches = [
+        [face_patch(gray, w, size * FLAT_TO_FACE) for w in windows]
+        for (_, gray, _), windows, size in zip(found, options, sizes)
+    ]
     unlike = [np.array([_unlike_a_face(p) for p in ps]) for ps in patches]
     vectors = [normalise_all(np.stack(ps)) for ps in patches]
-    turned = [[np.rot90(v.reshape(-1, PATCH, PATCH), q, axes=(1, 2)).reshape(len(v), -1) for q in range(4)]
-              for v in vectors]
+    turned = [
+        [np.rot90(v.reshape(-1, PATCH, PATCH), q, axes=(1, 2)).reshape(len(v), -1) for q in range(4)] for v in vectors
+    ]
     tops = []
     for i, (face, _, _) in enumerate(found):
         # the square that looks like a top face and whose pictogram agrees with the other photos' likely faces
@@ -208,7 +242,7 @@ def _unlike_a_face(patch: np.ndarray, rim: int = 4) -> float:
     ink *= ink > 0.25 * contrast
     if not ink.sum():
         return uneven + 1.0
-    ys, xs = np.mgrid[:p.shape[0], :p.shape[1]]
+    ys, xs = np.mgrid[: p.shape[0], : p.shape[1]]
     middle = (p.shape[0] - 1) / 2
     off = np.hypot((ink * xs).sum() / ink.sum() - middle, (ink * ys).sum() / ink.sum() - middle) / middle
     return uneven + float(off)
@@ -220,17 +254,23 @@ def _agreeing_tops(grays: list[np.ndarray], faces: list[str], tops: list[Blob], 
     out by holding each face's median size to its outline fits' median."""
     fitted = tops = list(tops)
     for _ in range(rounds):
-        vectors = [np.stack([normalise(np.rot90(face_patch(gray, top, top.size[0]), q)) for q in range(4)])
-                   for gray, top in zip(grays, tops)]
+        vectors = [
+            np.stack([normalise(np.rot90(face_patch(gray, top, top.size[0]), q)) for q in range(4)])
+            for gray, top in zip(grays, tops)
+        ]
         moved = []
         for i, (gray, top) in enumerate(zip(grays, tops)):
             others = [vectors[j] for j, f in enumerate(faces) if f == faces[i] and j != i]
             if not others:
                 moved.append(top)
                 continue
-            candidates = [Blob((top.center[0] + dx, top.center[1] + dy), (top.size[0] * k,) * 2, top.angle + turn, 0, False)
-                          for k in (0.88, 0.94, 1.0, 1.06, 1.12) for dx in (-3, 0, 3) for dy in (-3, 0, 3)
-                          for turn in (-4, 0, 4)]
+            candidates = [
+                Blob((top.center[0] + dx, top.center[1] + dy), (top.size[0] * k,) * 2, top.angle + turn, 0, False)
+                for k in (0.88, 0.94, 1.0, 1.06, 1.12)
+                for dx in (-3, 0, 3)
+                for dy in (-3, 0, 3)
+                for turn in (-4, 0, 4)
+            ]
             probes = normalise_all(np.stack([face_patch(gray, c, c.size[0]) for c in candidates]))
             agreement = np.mean([(o @ probes.T).max(axis=0) for o in others], axis=0)
             moved.append(candidates[int(agreement.argmax())])

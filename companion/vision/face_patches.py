@@ -16,15 +16,21 @@ import numpy as np
 
 from .blobs import Blob
 
-PATCH = 40            # top faces are compared at 40x40 (about the photo's own resolution)
-INNER = 0.84          # of the die's side: leave out the bevelled rim
-MIN_INK = 10.0        # grey-level spread of a face: below this there is no pictogram, so no die
-SHADING = 12.0        # patch px (a quarter of a face): light and shade varying over more than this is taken out
-SHADING_BOX = int(np.sqrt(6 * SHADING ** 2 + 1)) | 1  # the box, twice over, with a Gaussian's spread (29 px)
+PATCH = 40  # top faces are compared at 40x40 (about the photo's own resolution)
+INNER = 0.84  # of the die's side: leave out the bevelled rim
+MIN_INK = 10.0  # grey-level spread of a face: below this there is no pictogram, so no die
+SHADING = 12.0  # patch px (a quarter of a face): light and shade varying over more than this is taken out
+SHADING_BOX = int(np.sqrt(6 * SHADING**2 + 1)) | 1  # the box, twice over, with a Gaussian's spread (29 px)
 
 
-def face_patch(image: np.ndarray, blob: Blob, side: float, shift: tuple[float, float] = (0, 0), turn: float = 0.0,
-               squash: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
+def face_patch(
+    image: np.ndarray,
+    blob: Blob,
+    side: float,
+    shift: tuple[float, float] = (0, 0),
+    turn: float = 0.0,
+    squash: tuple[float, float] = (1.0, 1.0),
+) -> np.ndarray:
     """The die's top face, squared up along its box, ``side`` px across (grey levels); ``squash`` scales the box's axes."""
     centre = (blob.center[0] + shift[0], blob.center[1] + shift[1])
     src = np.float32(_face_corners(Box(centre, blob.angle + turn, side, squash)))
@@ -34,7 +40,7 @@ def face_patch(image: np.ndarray, blob: Blob, side: float, shift: tuple[float, f
     return patch
 
 
-def face_patches_of(gray: np.ndarray, boxes: list["Box"]) -> np.ndarray:
+def face_patches_of(gray: np.ndarray, boxes: list[Box]) -> np.ndarray:
     """`face_patch` of several boxes of a grey photo at once (count x PATCH x PATCH): one remap for all (each warp
     alone cost ~0.03 ms, most of it in calls; a die is classified at ~40 boxes round its blob's)."""
     uv = np.arange(PATCH) / PATCH  # each pixel's place, as a share of the patch's side (OpenCV's pixel u lies at u)
@@ -42,21 +48,27 @@ def face_patches_of(gray: np.ndarray, boxes: list["Box"]) -> np.ndarray:
     corners, across, down = top_left, top_right - top_left, bottom_right - top_right
     maps = np.empty((2, len(boxes), PATCH, PATCH), np.float32)
     for axis in (0, 1):  # x, then y: a row's part plus a column's part
-        np.add((corners[:, axis, None] + down[:, axis, None] * uv)[:, :, None], (across[:, axis, None] * uv)[:, None, :],
-               out=maps[axis], casting="unsafe")
+        np.add(
+            (corners[:, axis, None] + down[:, axis, None] * uv)[:, :, None],
+            (across[:, axis, None] * uv)[:, None, :],
+            out=maps[axis],
+            casting="unsafe",
+        )
     maps = maps.reshape(2, len(boxes) * PATCH, PATCH)
     return cv2.remap(gray, maps[0], maps[1], cv2.INTER_LINEAR).reshape(len(boxes), PATCH, PATCH)
 
 
-def _face_corners(box: "Box") -> list[list[float]]:
+def _face_corners(box: Box) -> list[list[float]]:
     """Where a box's face patch has its top left, top right and bottom right corners in the photo."""
     (cx, cy), (fx, fy) = box.centre, box.squash
     hx, hy = box.side * INNER / 2 * fx, box.side * INNER / 2 * fy
     angle = np.deg2rad(box.angle)
     c, s = np.cos(angle), np.sin(angle)
-    return [[cx - hx * c + hy * s, cy - hx * s - hy * c],
-            [cx + hx * c + hy * s, cy + hx * s - hy * c],
-            [cx + hx * c - hy * s, cy + hx * s + hy * c]]
+    return [
+        [cx - hx * c + hy * s, cy - hx * s - hy * c],
+        [cx + hx * c + hy * s, cy + hx * s - hy * c],
+        [cx + hx * c - hy * s, cy + hx * s + hy * c],
+    ]
 
 
 def normalise(patch: np.ndarray) -> np.ndarray:
@@ -81,9 +93,17 @@ class Box(NamedTuple):
     squash: tuple[float, float] = (1.0, 1.0)
 
 
-def shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, side: float, reach: int,
-                  step: int = 1, squash: tuple[float, float] = (1.0, 1.0),
-                  context: int = 0, min_ink: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def shifted_faces(
+    gray: np.ndarray,
+    centre: tuple[float, float],
+    angle: float,
+    side: float,
+    reach: int,
+    step: int = 1,
+    squash: tuple[float, float] = (1.0, 1.0),
+    context: int = 0,
+    min_ink: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray]:
     """Normalised patches of a die-sized box at every shift up to ``reach`` patch px (``step`` apart), from one
     warp of a larger window (each patch cut and warped alone costs ~20x more), and each one's centre in the photo.
     ``squash`` scales the box's axes, as for `face_patch`; ``context``: patch px more all round that the shading
@@ -93,8 +113,9 @@ def shifted_faces(gray: np.ndarray, centre: tuple[float, float], angle: float, s
     return vectors, centres
 
 
-def shifted_faces_of(gray: np.ndarray, boxes: list[Box], reach: int, step: int = 1, context: int = 0,
-                     min_ink: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def shifted_faces_of(
+    gray: np.ndarray, boxes: list[Box], reach: int, step: int = 1, context: int = 0, min_ink: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`shifted_faces` of several boxes at once, and which box each patch is of: their windows are filtered and
     normalised together (a search asks for nine turns or seven squashes of one place at a time, and each window
     alone cost ~0.15 ms of calls, more than its patches' own work)."""
@@ -106,27 +127,34 @@ def shifted_faces_of(gray: np.ndarray, boxes: list[Box], reach: int, step: int =
         a = math.radians(angle)
         c, s = math.cos(a), math.sin(a)
         # patch (u, v) -> photo: centre + (u - size/2) * pu * (c, s) + (v - size/2) * pv * (-s, c)
-        forward = np.float32([[c * pu, -s * pv, centre[0] - size / 2 * (pu * c - pv * s)],
-                              [s * pu, c * pv, centre[1] - size / 2 * (pu * s + pv * c)]])
-        cv2.warpAffine(gray, forward, (size, size), tall[k * size:(k + 1) * size],
-                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        forward = np.float32(
+            [
+                [c * pu, -s * pv, centre[0] - size / 2 * (pu * c - pv * s)],
+                [s * pu, c * pv, centre[1] - size / 2 * (pu * s + pv * c)],
+            ]
+        )
+        cv2.warpAffine(
+            gray, forward, (size, size), tall[k * size : (k + 1) * size], flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        )
         axes.append((centre[0], centre[1], pu * c, pu * s, -pv * s, pv * c))
     raw = tall.astype(np.float32)
-    windows = _unshaded(raw.reshape(len(boxes), size, size))[:, context:size - context, context:size - context]
+    windows = _unshaded(raw.reshape(len(boxes), size, size))[:, context : size - context, context : size - context]
     offsets, du, dv = _shift_grid(reach, step)
     n = len(offsets)
     b, rows, cols = windows.strides
-    views = np.lib.stride_tricks.as_strided(windows, (len(boxes), n, n, PATCH, PATCH),
-                                            (b, rows * step, cols * step, rows, cols), writeable=False)
+    views = np.lib.stride_tricks.as_strided(
+        windows, (len(boxes), n, n, PATCH, PATCH), (b, rows * step, cols * step, rows, cols), writeable=False
+    )
     axes = np.array(axes)
-    x0, y0, ux, uy, vx, vy = (axes[:, i:i + 1] for i in range(6))
+    x0, y0, ux, uy, vx, vy = (axes[:, i : i + 1] for i in range(6))
     centres = np.stack([x0 + du * ux + dv * vx, y0 + du * uy + dv * vy], axis=2).reshape(-1, 2)
     which = np.repeat(np.arange(len(boxes)), n * n)
     p = views.reshape(-1, PATCH * PATCH)  # one copy (none for a single box: then copy, the windows are read-only)
     if min_ink:
-        inner = np.s_[context:size - context, context:size - context]
-        inky = np.concatenate([(spreads(raw[k * size:(k + 1) * size][inner], offsets) >= min_ink).ravel()
-                               for k in range(len(boxes))])
+        inner = np.s_[context : size - context, context : size - context]
+        inky = np.concatenate(
+            [(spreads(raw[k * size : (k + 1) * size][inner], offsets) >= min_ink).ravel() for k in range(len(boxes))]
+        )
         p, centres, which = p[inky], centres[inky], which[inky]
     if not p.flags.writeable:
         p = p.copy()
@@ -149,6 +177,7 @@ def _unshaded(stack: np.ndarray) -> np.ndarray:
 def _filters(size: int) -> tuple[np.ndarray, np.ndarray]:
     """The matrices of `_unshaded`'s light blur and its shading (a box blur twice: near a Gaussian of SHADING px)
     along one axis of a ``size``-square window, each with OpenCV's default border (reflected about the edge pixel)."""
+
     def along_axis(kernel: np.ndarray) -> np.ndarray:
         half, matrix = len(kernel) // 2, np.zeros((size, size))
         for i in range(size):
@@ -158,8 +187,7 @@ def _filters(size: int) -> tuple[np.ndarray, np.ndarray]:
         return matrix
 
     box = along_axis(np.full(SHADING_BOX, 1.0 / SHADING_BOX))
-    return (along_axis(cv2.getGaussianKernel(3, 0.7).ravel()).astype(np.float32),
-            (box @ box).astype(np.float32))
+    return (along_axis(cv2.getGaussianKernel(3, 0.7).ravel()).astype(np.float32), (box @ box).astype(np.float32))
 
 
 @lru_cache(maxsize=64)
@@ -202,7 +230,7 @@ def edge_angle(gray: np.ndarray, centre: tuple[float, float], reach: float) -> f
     its square, a few strong pictogram strokes or a lit side's edge outvoted the outline: enrollment tops
     were 20-45 degrees off on 82 of 450 photos)."""
     r, x, y = int(reach), int(centre[0]), int(centre[1])
-    window = gray[max(0, y - r):y + r, max(0, x - r):x + r].astype(np.float32)
+    window = gray[max(0, y - r) : y + r, max(0, x - r) : x + r].astype(np.float32)
     if window.size < 16:
         return 0.0
     window = cv2.GaussianBlur(window, (0, 0), 1.0)

@@ -42,11 +42,16 @@ def enrollment_photos(folder: Path, names: tuple[str, ...] | list[str], what: st
     folder = Path(folder)
     if not folder.is_dir():
         raise BadInput(f"{folder}: no such folder of enrollment photos")
-    missing = [n for n in names if not (folder / n).is_dir()
-               or not any(p.suffix.lower() in PHOTO_SUFFIXES for p in (folder / n).iterdir())]
+    missing = [
+        n
+        for n in names
+        if not (folder / n).is_dir() or not any(p.suffix.lower() in PHOTO_SUFFIXES for p in (folder / n).iterdir())
+    ]
     if missing:
-        raise BadInput(f"{folder}: no photos for {what} {missing[0]!r} (expected {folder}/<{what}>/*.jpg"
-                       f"{f'; {len(missing)} missing' if len(missing) > 1 else ''})")
+        raise BadInput(
+            f"{folder}: no photos for {what} {missing[0]!r} (expected {folder}/<{what}>/*.jpg"
+            f"{f'; {len(missing)} missing' if len(missing) > 1 else ''})"
+        )
     for name in names:
         for path in sorted(p for p in (folder / name).iterdir() if p.suffix.lower() in PHOTO_SUFFIXES):
             image = cv2.imread(str(path))

@@ -22,32 +22,32 @@ from ..errors import BadInput
 from .model_sets import enrollment_photos, load_set, save_set
 
 PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
-WORK = 0.5              # segment at half resolution
-MAX_MATCH = 1.3         # standardised distance beyond which a blob is like no enrolled piece (overlaps land at 1.5+)
-MAX_TYPE_AREA = 1.2     # a blob this much bigger than the largest enrolled piece of its type is two pieces
-MIN_TYPE_AREA = 0.75    # a blob this much smaller than the smallest enrolled piece of its type is not one whole
-FAR_MATCH = 2.2         # a blob beyond MAX_MATCH but within this may still be a new design of a type ...
-FAR_RATIO = 2.4         # ... when every other type is this much farther
+WORK = 0.5  # segment at half resolution
+MAX_MATCH = 1.3  # standardised distance beyond which a blob is like no enrolled piece (overlaps land at 1.5+)
+MAX_TYPE_AREA = 1.2  # a blob this much bigger than the largest enrolled piece of its type is two pieces
+MIN_TYPE_AREA = 0.75  # a blob this much smaller than the smallest enrolled piece of its type is not one whole
+FAR_MATCH = 2.2  # a blob beyond MAX_MATCH but within this may still be a new design of a type ...
+FAR_RATIO = 2.4  # ... when every other type is this much farther
 NEW_DESIGN_SIZE = (0.7, 1.15)  # ... and it is the size of one piece of the type (of its largest enrolled one; the
-                               # smallest: that of a named piece, this for a set saved before smallest sizes were kept)
-MIN_RATIO = 1.25        # nearest other type must be this much farther than the nearest of the chosen type
+# smallest: that of a named piece, this for a set saved before smallest sizes were kept)
+MIN_RATIO = 1.25  # nearest other type must be this much farther than the nearest of the chosen type
 MIN_SPREAD = np.array([0.05, 0.05, 0.02, 0.05, 1.0, 0.05, 0.05, 0.05, 0.05])  # per measure (1.0: holes, a count)
-BEYOND = 0.97           # a blob with more than 3 % of it outside its grave is judged inside it too
-GAP_CLOSED = 9          # half-res px: gaps narrower than this closed, for a second look at a blob (a rib comb's)
-GAPPED = 1.1            # a type whose largest enrolled piece is this much bigger with its gaps closed has gaps
+BEYOND = 0.97  # a blob with more than 3 % of it outside its grave is judged inside it too
+GAP_CLOSED = 9  # half-res px: gaps narrower than this closed, for a second look at a blob (a rib comb's)
+GAPPED = 1.1  # a type whose largest enrolled piece is this much bigger with its gaps closed has gaps
 THICKNESS_SLACK = 0.05  # a blob's thickness within its type's enrolled range, widened this much, fits the type ...
-THICKNESS_GAP = 0.1     # ... and this far outside the other type's: the two are told apart by it
-PIECE_WIDTH = 61        # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
-BOARD_TILE = 16         # half-res px: the board's level is judged on tile averages this wide (a shadow is ~5) ...
-BOARD_AROUND = 5        # ... the darkest of the 5x5 tiles around (some tile there is bare board) ...
-ABOVE_BOARD = 20        # ... and a piece stands this many grey levels clear of it (the board between pieces does not)
-SILHOUETTE = 96         # px: a named blob's silhouette is laid on a canvas this wide ...
-SILHOUETTE_SIDE = 22    # ... along its long axis, as big as a square this wide ...
+THICKNESS_GAP = 0.1  # ... and this far outside the other type's: the two are told apart by it
+PIECE_WIDTH = 61  # half-res px: wider than any piece is thick (a skull is ~40 here), narrower than a grave
+BOARD_TILE = 16  # half-res px: the board's level is judged on tile averages this wide (a shadow is ~5) ...
+BOARD_AROUND = 5  # ... the darkest of the 5x5 tiles around (some tile there is bare board) ...
+ABOVE_BOARD = 20  # ... and a piece stands this many grey levels clear of it (the board between pieces does not)
+SILHOUETTE = 96  # px: a named blob's silhouette is laid on a canvas this wide ...
+SILHOUETTE_SIDE = 22  # ... along its long axis, as big as a square this wide ...
 SILHOUETTE_TURNS = (-8, -4, 0, 4, 8)  # ... its long axis found to within these degrees; one fitting no enrolled
-SOLID_FIT = (1, 0.9)    # piece of its type is two: (px near an outline counting as on it, least fit) for a solid
+SOLID_FIT = (1, 0.9)  # piece of its type is two: (px near an outline counting as on it, least fit) for a solid
 GAPPED_FIT = (2, 0.85)  # type (single limbs 0.9+, one along another 0.77-0.87), for a type whose gaps open and close
-AGREED_FIT = 0.95       # a solid type's least fit when its enrolled pieces all lie on each other's outlines ...
-AGREEMENT_WEIGHT = 5    # ... lowered by this many times their worst misfit to each other (to SOLID_FIT's least)
+AGREED_FIT = 0.95  # a solid type's least fit when its enrolled pieces all lie on each other's outlines ...
+AGREEMENT_WEIGHT = 5  # ... lowered by this many times their worst misfit to each other (to SOLID_FIT's least)
 
 
 def _mask(image: np.ndarray, light: bool = True) -> np.ndarray:
@@ -65,8 +65,11 @@ def _mask(image: np.ndarray, light: bool = True) -> np.ndarray:
     # stands clear of the board's own level, the darkest tile average around (the lightest, for dark pieces)
     tiles = cv2.resize(gray, None, fx=1 / BOARD_TILE, fy=1 / BOARD_TILE, interpolation=cv2.INTER_AREA)
     around = np.ones((BOARD_AROUND, BOARD_AROUND), np.uint8)
-    board = cv2.resize(cv2.erode(tiles, around) if light else cv2.dilate(tiles, around), (gray.shape[1], gray.shape[0]),
-                       interpolation=cv2.INTER_LINEAR).astype(np.int16)
+    board = cv2.resize(
+        cv2.erode(tiles, around) if light else cv2.dilate(tiles, around),
+        (gray.shape[1], gray.shape[0]),
+        interpolation=cv2.INTER_LINEAR,
+    ).astype(np.int16)
     grey = gray.astype(np.int16)  # signed: darker than the board is below 0
     mask[((grey - board) if light else (board - grey)) <= ABOVE_BOARD] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -98,6 +101,7 @@ class Shape:
 class Outlines:
     """Enrolled pieces described with their gaps closed: standardised features, each one's type, the
     standardisation, and each type's largest and smallest area (full-res px)."""
+
     features: np.ndarray
     labels: list[str]
     mean: np.ndarray
@@ -106,13 +110,19 @@ class Outlines:
     type_min_area: dict[str, float]
 
     @classmethod
-    def of(cls, pieces: list[tuple[str, Shape]]) -> "Outlines":
+    def of(cls, pieces: list[tuple[str, Shape]]) -> Outlines:
         closed = [(kind, _gaps_closed(piece)) for kind, piece in pieces]
         x = np.stack([shape.features for _, shape in closed])
         mean, scale = x.mean(axis=0), np.maximum(x.std(axis=0), MIN_SPREAD)
         areas = _ranges([(kind, shape.area) for kind, shape in closed])
-        return cls((x - mean) / scale, [kind for kind, _ in closed], mean, scale,
-                   {k: high for k, (_, high) in areas.items()}, {k: low for k, (low, _) in areas.items()})
+        return cls(
+            (x - mean) / scale,
+            [kind for kind, _ in closed],
+            mean,
+            scale,
+            {k: high for k, (_, high) in areas.items()},
+            {k: low for k, (low, _) in areas.items()},
+        )
 
     def name(self, shape: Shape) -> str | None:
         """The type the blob clearly is with its gaps closed, of one piece's size, else None."""
@@ -140,14 +150,19 @@ class Silhouettes:
         self.laid, self.labels = laid, labels
         self._views: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # per type: the views packed, and their sizes
         for kind in set(labels):
-            views = [_turned(flipped, angle) for one, label in zip(laid, labels) if label == kind
-                     for flipped in (one, one[:, ::-1], one[::-1, :], one[::-1, ::-1]) for angle in SILHOUETTE_TURNS]
+            views = [
+                _turned(flipped, angle)
+                for one, label in zip(laid, labels)
+                if label == kind
+                for flipped in (one, one[:, ::-1], one[::-1, :], one[::-1, ::-1])
+                for angle in SILHOUETTE_TURNS
+            ]
             self._views[kind] = np.stack([_bits(v) for v in views]), np.array([np.count_nonzero(v) for v in views])
         self._grown: dict[tuple[str, int], np.ndarray] = {}  # per type and slack: the views grown, packed
         self._agreement: dict[tuple[str, int], float] = {}  # per type and slack: see agreement
 
     @classmethod
-    def of(cls, pieces: list[tuple[str, Shape]]) -> "Silhouettes":
+    def of(cls, pieces: list[tuple[str, Shape]]) -> Silhouettes:
         return cls(np.stack([_silhouette(piece.contour) for _, piece in pieces]), [kind for kind, _ in pieces])
 
     def fit(self, shape: Shape, kind: str, slack: int) -> float:
@@ -163,8 +178,9 @@ class Silhouettes:
             unpacked = np.unpackbits(views.view(np.uint8), axis=1).reshape(-1, SILHOUETTE, SILHOUETTE).astype(bool)
             self._grown[kind, slack] = np.stack([_bits(_grown(v, slack)) for v in unpacked])
         own, own_grown = _bits(laid), _bits(_grown(laid, slack))
-        return (_popcount(own & ~self._grown[kind, slack]).sum(axis=1) / max(1, np.count_nonzero(laid))
-                + _popcount(views & ~own_grown).sum(axis=1) / sizes.clip(1))
+        return _popcount(own & ~self._grown[kind, slack]).sum(axis=1) / max(1, np.count_nonzero(laid)) + _popcount(
+            views & ~own_grown
+        ).sum(axis=1) / sizes.clip(1)
 
     def agreement(self, kind: str, slack: int) -> float | None:
         """The worst fit of an enrolled piece of the type to the others' views (its own left out), or None with
@@ -177,7 +193,7 @@ class Silhouettes:
             worst = 1.0
             for n, i in enumerate(own):
                 off = self._off(self.laid[i], kind, slack)
-                off[n * per_piece:(n + 1) * per_piece] = np.inf
+                off[n * per_piece : (n + 1) * per_piece] = np.inf
                 worst = min(worst, float(1 - off.min()))
             self._agreement[kind, slack] = worst
         return self._agreement[kind, slack]
@@ -186,7 +202,7 @@ class Silhouettes:
         return {"silhouettes": np.packbits(self.laid, axis=-1), "silhouette_labels": np.array(self.labels)}
 
     @classmethod
-    def from_arrays(cls, d: Any) -> "Silhouettes | None":
+    def from_arrays(cls, d: Any) -> Silhouettes | None:
         if "silhouettes" not in d:
             return None  # a set saved before silhouettes were kept reads as before
         laid = np.unpackbits(d["silhouettes"], axis=-1, count=SILHOUETTE).astype(bool)
@@ -266,31 +282,40 @@ def shapes_in_mask(mask: np.ndarray, min_area: float = 150) -> list[Shape]:
         hull = cv2.contourArea(cv2.convexHull(contour))
         hu = cv2.HuMoments(cv2.moments(contour)).ravel()[:4]
         hu = -np.sign(hu) * np.log10(np.abs(hu) + 1e-30)
-        features = np.array([np.log(area), np.log(max(a, b) / max(1.0, min(a, b))), area / max(hull, 1.0),
-                             np.log(cv2.arcLength(contour, True) ** 2 / area), min(holes, 6), *hu], np.float64)
+        features = np.array(
+            [
+                np.log(area),
+                np.log(max(a, b) / max(1.0, min(a, b))),
+                area / max(hull, 1.0),
+                np.log(cv2.arcLength(contour, True) ** 2 / area),
+                min(holes, 6),
+                *hu,
+            ],
+            np.float64,
+        )
         x, y, w, h = cv2.boundingRect(contour)
         at_border = x <= 1 or y <= 1 or x + w >= mask.shape[1] - 1 or y + h >= mask.shape[0] - 1
-        found.append(Shape((cx / WORK, cy / WORK), features, area / WORK ** 2, at_border, contour))
+        found.append(Shape((cx / WORK, cy / WORK), features, area / WORK**2, at_border, contour))
     return found
 
 
 @dataclass
 class PieceReader:
-    features: np.ndarray   # (n, f) enrolled pieces
+    features: np.ndarray  # (n, f) enrolled pieces
     labels: list[str]
     mean: np.ndarray
     scale: np.ndarray
     max_area: float
-    light: bool = True     # pieces lighter than the board
+    light: bool = True  # pieces lighter than the board
     type_area: dict[str, float] | None = None  # largest enrolled photo of each type (full-res px)
     type_min_area: dict[str, float] | None = None  # smallest enrolled photo of each type (full-res px)
-    photos: int = 0        # enrollment photos (each adds a few variants of its piece)
+    photos: int = 0  # enrollment photos (each adds a few variants of its piece)
     closed: Outlines | None = None  # the enrolled pieces with their gaps closed (sets saved before: None)
     thickness: dict[str, tuple[float, float]] | None = None  # per type, thinnest and thickest enrolled (before: None)
-    silhouettes: "Silhouettes | None" = None  # the enrolled pieces laid alike (sets saved before: None)
+    silhouettes: Silhouettes | None = None  # the enrolled pieces laid alike (sets saved before: None)
 
     @classmethod
-    def enroll(cls, folder: str | Path) -> "PieceReader":
+    def enroll(cls, folder: str | Path) -> PieceReader:
         feats, labels = [], []
         pieces: list[tuple[str, Shape]] = []
         light = None
@@ -314,28 +339,60 @@ class PieceReader:
         # A measure the photos do not vary (no enrolled piece has a hole) still gets a spread: one hole more
         # must not make a piece a million spreads away from everything.
         mean, scale = seen.mean(axis=0), np.maximum(seen.std(axis=0), MIN_SPREAD)
-        return cls((x - mean) / scale, labels, mean, scale, float(max(piece.area for _, piece in pieces)), bool(light),
-                   {k: high for k, (_, high) in areas.items()}, {k: low for k, (low, _) in areas.items()},
-                   len(pieces), Outlines.of(pieces), thickness, Silhouettes.of(pieces))
+        return cls(
+            (x - mean) / scale,
+            labels,
+            mean,
+            scale,
+            float(max(piece.area for _, piece in pieces)),
+            bool(light),
+            {k: high for k, (_, high) in areas.items()},
+            {k: low for k, (low, _) in areas.items()},
+            len(pieces),
+            Outlines.of(pieces),
+            thickness,
+            Silhouettes.of(pieces),
+        )
 
     def save(self, name: str) -> Path:
-        return save_set("pieces", name, {"features": self.features, "labels": np.array(self.labels), "mean": self.mean,
-                                         "scale": self.scale, "max_area": self.max_area, "light": self.light,
-                                         "type_area": np.array([(self.type_area or {}).get(t, self.max_area) for t in PIECE_TYPES]),
-                                         "type_min_area": np.array([(self.type_min_area or {}).get(t, 0.0) for t in PIECE_TYPES]),
-                                         **_closed_arrays(self.closed), **_thickness_arrays(self.thickness),
-                                         **(self.silhouettes.arrays() if self.silhouettes else {})},
-                        {"photos": self.photos, "shapes": len(self.labels), "types": list(PIECE_TYPES)})
+        return save_set(
+            "pieces",
+            name,
+            {
+                "features": self.features,
+                "labels": np.array(self.labels),
+                "mean": self.mean,
+                "scale": self.scale,
+                "max_area": self.max_area,
+                "light": self.light,
+                "type_area": np.array([(self.type_area or {}).get(t, self.max_area) for t in PIECE_TYPES]),
+                "type_min_area": np.array([(self.type_min_area or {}).get(t, 0.0) for t in PIECE_TYPES]),
+                **_closed_arrays(self.closed),
+                **_thickness_arrays(self.thickness),
+                **(self.silhouettes.arrays() if self.silhouettes else {}),
+            },
+            {"photos": self.photos, "shapes": len(self.labels), "types": list(PIECE_TYPES)},
+        )
 
     @classmethod
-    def load(cls, name: str) -> "PieceReader":
+    def load(cls, name: str) -> PieceReader:
         d = load_set("pieces", name, "piece")
         type_area = dict(zip(PIECE_TYPES, map(float, d["type_area"]))) if "type_area" in d else None
         # sets saved before the smallest sizes were kept read as before (no smallest-size check)
         type_min_area = dict(zip(PIECE_TYPES, map(float, d["type_min_area"]))) if "type_min_area" in d else None
-        return cls(d["features"], [str(x) for x in d["labels"]], d["mean"], d["scale"], float(d["max_area"]),
-                   bool(d["light"]), type_area, type_min_area, closed=_closed_from(d), thickness=_thickness_from(d),
-                   silhouettes=Silhouettes.from_arrays(d))
+        return cls(
+            d["features"],
+            [str(x) for x in d["labels"]],
+            d["mean"],
+            d["scale"],
+            float(d["max_area"]),
+            bool(d["light"]),
+            type_area,
+            type_min_area,
+            closed=_closed_from(d),
+            thickness=_thickness_from(d),
+            silhouettes=Silhouettes.from_arrays(d),
+        )
 
     def classify(self, shape: Shape) -> tuple[str | None, str]:
         """The blob's type, or None and why not. A blob the mask may have made unlike its piece (like no enrolled
@@ -344,8 +401,13 @@ class PieceReader:
         close on the next, a striped arm's stripes cut into it. Not a blob too big for a solid type: closing
         would hide the overlap."""
         kind, why, second_look = self._as_outlined(shape)
-        if (kind is None and second_look and self.closed is not None and shape.contour is not None
-                and (named := self.closed.name(shape))):
+        if (
+            kind is None
+            and second_look
+            and self.closed is not None
+            and shape.contour is not None
+            and (named := self.closed.name(shape))
+        ):
             kind, why = named, ""
         # its measures can be a piece's while its outline is not: a limb along another, their union a "leg"
         if kind and self.silhouettes and shape.contour is not None:
@@ -400,14 +462,14 @@ class PieceReader:
         # on the blob's box first: most blobs lie (nearly) all inside their grave
         blob, (x, y) = _filled(shape.contour)
         h, w = blob.shape
-        blob &= mask[y:y + h, x:x + w]
+        blob &= mask[y : y + h, x : x + w]
         inside = np.zeros_like(blob)
         cv2.fillPoly(inside, [np.round(grave * WORK).astype(np.int32) - [x, y]], 255)
         if cv2.countNonZero(blob & inside) >= BEYOND * cv2.countNonZero(blob):
             return []
         cut = np.zeros_like(mask)  # the whole photo's frame: the parts' centres and edge contact
         # opened as the mask is: the outline's inner edge, cut along, is a sliver joining the parts
-        cut[y:y + h, x:x + w] = _opened(blob & inside)
+        cut[y : y + h, x : x + w] = _opened(blob & inside)
         parts = sorted(shapes_in_mask(cut), key=lambda s: -s.area)
         parts = [part for part in parts if part.area > 0.1 * parts[0].area]  # not scraps of the outline
         return [] if any(part.at_border for part in parts) else parts
@@ -424,8 +486,9 @@ class PieceReader:
             low, high = self.thickness[kind]
             return low * (1 - slack) <= thick <= high * (1 + slack)
 
-        fitting = [kind for kind, other in ((a, b), (b, a))
-                   if fits(kind, THICKNESS_SLACK) and not fits(other, THICKNESS_GAP)]
+        fitting = [
+            kind for kind, other in ((a, b), (b, a)) if fits(kind, THICKNESS_SLACK) and not fits(other, THICKNESS_GAP)
+        ]
         return fitting[0] if len(fitting) == 1 else None
 
     def _new_design(self, shape: Shape, kind: str, d1: float, d2: float) -> bool:
@@ -435,12 +498,20 @@ class PieceReader:
         if not self.type_area:
             return False
         # as small as a named piece may be (the enrolled rib combs span 0.65-1x the largest: gaps open or closed)
-        smallest = MIN_TYPE_AREA * self.type_min_area[kind] if self.type_min_area else NEW_DESIGN_SIZE[0] * self.type_area[kind]
-        return (d1 <= FAR_MATCH and d2 >= FAR_RATIO * d1
-                and smallest <= shape.area <= NEW_DESIGN_SIZE[1] * self.type_area[kind])
+        smallest = (
+            MIN_TYPE_AREA * self.type_min_area[kind]
+            if self.type_min_area
+            else NEW_DESIGN_SIZE[0] * self.type_area[kind]
+        )
+        return (
+            d1 <= FAR_MATCH
+            and d2 >= FAR_RATIO * d1
+            and smallest <= shape.area <= NEW_DESIGN_SIZE[1] * self.type_area[kind]
+        )
 
-    def _pieces_in(self, mask: np.ndarray, blob: Shape,
-                   graves: dict[str, np.ndarray]) -> list[tuple[Shape, str | None, str | None, str]]:
+    def _pieces_in(
+        self, mask: np.ndarray, blob: Shape, graves: dict[str, np.ndarray]
+    ) -> list[tuple[Shape, str | None, str | None, str]]:
         """The pieces one blob is, each with its grave (None: outside every grave) and type (None: unreadable,
         and why)."""
         kind, why = self.classify(blob)
@@ -473,13 +544,19 @@ class PieceReader:
                     unreadable.append({"center": [round(shape.center[0], 1), round(shape.center[1], 1)], "why": why})
                     continue
                 (counts[grave] if grave is not None else outside)[kind] += 1
-        return {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable,
-                "ms": round((time.perf_counter() - start) * 1000, 1)}
+        return {
+            "graves": counts,
+            "outside": {t: n for t, n in outside.items() if n},
+            "unreadable": unreadable,
+            "ms": round((time.perf_counter() - start) * 1000, 1),
+        }
 
 
 def grave_of(shape: Shape, graves: dict[str, np.ndarray]) -> str | None:
     """The grave the shape's centre is in (None: outside every grave)."""
-    return next((name for name, polygon in graves.items() if cv2.pointPolygonTest(polygon, shape.center, False) >= 0), None)
+    return next(
+        (name for name, polygon in graves.items() if cv2.pointPolygonTest(polygon, shape.center, False) >= 0), None
+    )
 
 
 def _ranges(values: list[tuple[str, float]]) -> dict[str, tuple[float, float]]:
@@ -515,18 +592,27 @@ def _thickness_from(d: Any) -> dict[str, tuple[float, float]] | None:
 def _closed_arrays(closed: Outlines | None) -> dict[str, np.ndarray]:
     if closed is None:
         return {}
-    return {"closed_features": closed.features, "closed_labels": np.array(closed.labels), "closed_mean": closed.mean,
-            "closed_scale": closed.scale,
-            "closed_type_area": np.array([closed.type_area.get(t, 0.0) for t in PIECE_TYPES]),
-            "closed_type_min_area": np.array([closed.type_min_area.get(t, np.inf) for t in PIECE_TYPES])}
+    return {
+        "closed_features": closed.features,
+        "closed_labels": np.array(closed.labels),
+        "closed_mean": closed.mean,
+        "closed_scale": closed.scale,
+        "closed_type_area": np.array([closed.type_area.get(t, 0.0) for t in PIECE_TYPES]),
+        "closed_type_min_area": np.array([closed.type_min_area.get(t, np.inf) for t in PIECE_TYPES]),
+    }
 
 
 def _closed_from(d: Any) -> Outlines | None:
     if "closed_features" not in d:
         return None  # a set saved before gaps were closed reads as before
-    return Outlines(d["closed_features"], [str(x) for x in d["closed_labels"]], d["closed_mean"], d["closed_scale"],
-                    dict(zip(PIECE_TYPES, map(float, d["closed_type_area"]))),
-                    dict(zip(PIECE_TYPES, map(float, d["closed_type_min_area"]))))
+    return Outlines(
+        d["closed_features"],
+        [str(x) for x in d["closed_labels"]],
+        d["closed_mean"],
+        d["closed_scale"],
+        dict(zip(PIECE_TYPES, map(float, d["closed_type_area"]))),
+        dict(zip(PIECE_TYPES, map(float, d["closed_type_min_area"]))),
+    )
 
 
 def _variants(mask: np.ndarray, piece: Shape) -> list[Shape]:
@@ -534,9 +620,12 @@ def _variants(mask: np.ndarray, piece: Shape) -> list[Shape]:
     thinner (light and focus move the threshold), and up to 10 % nearer or farther."""
     out = [piece]
     kernel = np.ones((3, 3), np.uint8)
-    for changed in (cv2.dilate(mask, kernel), cv2.erode(mask, kernel),
-                    cv2.resize(mask, None, fx=0.9, fy=0.9, interpolation=cv2.INTER_NEAREST),
-                    cv2.resize(mask, None, fx=1.1, fy=1.1, interpolation=cv2.INTER_NEAREST)):
+    for changed in (
+        cv2.dilate(mask, kernel),
+        cv2.erode(mask, kernel),
+        cv2.resize(mask, None, fx=0.9, fy=0.9, interpolation=cv2.INTER_NEAREST),
+        cv2.resize(mask, None, fx=1.1, fy=1.1, interpolation=cv2.INTER_NEAREST),
+    ):
         found = sorted(shapes_in_mask(changed), key=lambda s: -s.area)
         if found and found[0].area > 0.5 * piece.area * (0.8 if changed.shape != mask.shape else 1):
             out.append(found[0])
@@ -545,6 +634,7 @@ def _variants(mask: np.ndarray, piece: Shape) -> list[Shape]:
 
 def _lighter_than_board(image: np.ndarray) -> bool:
     """One piece on the board: the right polarity finds it as one solid blob, the wrong one as scraps."""
+
     def solidity(light: bool) -> float:
         mask = _mask(image, light)
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
@@ -557,7 +647,7 @@ def _lighter_than_board(image: np.ndarray) -> bool:
 def load_graves(data: Any, image: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """GRAVES.json: each grave a polygon [[x, y], ...] in image pixels, or {"aruco": [ids]} (marker centres)."""
     if not isinstance(data, dict) or not data:
-        raise BadInput("GRAVES.json maps each grave's name to a polygon [[x, y], ...] or {\"aruco\": [ids]}")
+        raise BadInput('GRAVES.json maps each grave\'s name to a polygon [[x, y], ...] or {"aruco": [ids]}')
     markers: dict[int, np.ndarray] | None = None
     graves = {}
     for name, spec in data.items():
@@ -567,14 +657,24 @@ def load_graves(data: Any, image: np.ndarray | None = None) -> dict[str, np.ndar
             ids = spec["aruco"]
             missing = [i for i in ids if i not in markers] if isinstance(ids, list) else ids
             if not isinstance(ids, list) or len(ids) < 3 or missing:
-                raise BadInput(f"grave {name!r}: ArUco markers {missing} not seen in the photo" if isinstance(ids, list)
-                               else f"grave {name!r}: aruco must be a list of marker ids")
+                raise BadInput(
+                    f"grave {name!r}: ArUco markers {missing} not seen in the photo"
+                    if isinstance(ids, list)
+                    else f"grave {name!r}: aruco must be a list of marker ids"
+                )
             points = np.array([markers[i] for i in ids], np.float32)
             graves[name] = cv2.convexHull(points).reshape(-1, 2)
             continue
-        if not (isinstance(spec, list) and len(spec) >= 3 and all(isinstance(p, list) and len(p) == 2
-                                                                  and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                                          and np.isfinite(v) for v in p) for p in spec)):
+        if not (
+            isinstance(spec, list)
+            and len(spec) >= 3
+            and all(
+                isinstance(p, list)
+                and len(p) == 2
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) for v in p)
+                for p in spec
+            )
+        ):
             raise BadInput(f"grave {name!r}: a polygon is a list of at least 3 [x, y] points")
         graves[name] = np.array(spec, np.float32)
         if abs(cv2.contourArea(graves[name])) < 1.0:
@@ -592,6 +692,8 @@ def load_graves(data: Any, image: np.ndarray | None = None) -> dict[str, np.ndar
 def _marker_centres(image: np.ndarray | None) -> dict[int, np.ndarray]:
     if image is None:
         return {}
-    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), cv2.aruco.DetectorParameters())
+    detector = cv2.aruco.ArucoDetector(
+        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), cv2.aruco.DetectorParameters()
+    )
     corners, ids, _ = detector.detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     return {} if ids is None else {int(i): c.reshape(4, 2).mean(axis=0) for i, c in zip(ids.ravel(), corners)}

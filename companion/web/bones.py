@@ -6,12 +6,12 @@ import threading
 
 from flask import Blueprint, current_app, jsonify, request
 
+from ..advisor_memo import points_advisor
 from ..errors import BadInput
-from ..vocabulary import BUTTONS
 from ..games.rolling_bones import Layout, best_layout
 from ..games.rolling_bones.advice import SearchTooLong, advice_for, state_of_match
-from ..advisor_memo import points_advisor
 from ..games.rolling_bones.dice import FACES
+from ..vocabulary import BUTTONS
 from .auth import changes_table, json_body
 from .live import snapshot
 
@@ -91,8 +91,7 @@ def best():
         return jsonify(best=None)
     turn = table.state.turn
     layout: Layout = best_layout(list(turn.loose), turn.layout)
-    return jsonify(best={"score": layout.score().total, "layout": layout.to_json(),
-                         "can_bury": turn.can_bury()})
+    return jsonify(best={"score": layout.score().total, "layout": layout.to_json(), "can_bury": turn.can_bury()})
 
 
 # Throws one page request may weigh (~5 s here, longer on a Pi): a search that would run past

@@ -19,8 +19,11 @@ _ids = count(1)
 def snapshot() -> dict:
     table = current_app.extensions["table"]
     referee = current_app.extensions["referee"]
-    return {**table.view(), "referee": referee.view(),
-            "access": {"may_change": may_change(), "on_pi": from_the_pi(), "pin_set": bool(table_pin())}}
+    return {
+        **table.view(),
+        "referee": referee.view(),
+        "access": {"may_change": may_change(), "on_pi": from_the_pi(), "pin_set": bool(table_pin())},
+    }
 
 
 @bp.get("/api/state")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement, product
 
 import pytest
@@ -24,7 +24,7 @@ from companion.games.rolling_bones.turn import LAY, OVER, THROW, Turn
 FACES_OF = {kind: [f for f in FACE_IDS if FACES[f][0] == kind] for kind in KINDS}
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute_value(turn: Turn) -> float:
     """The best expected points from ``turn`` by exhaustive search."""
     if turn.phase == OVER:
@@ -50,7 +50,11 @@ def small_turn(layout: dict[str, str], roll: list[str], post_ops: int, hat: bool
 
 SMALL_CASES = [
     # chain of the thorax, 2 dice thrown on post-op 2: lay the fitting arm bone or not, pay, throw the last
-    ({"skull": "skull", "ribcage": "ribcage", "spine": "spine", "pelvis": "pelvis"}, ["left-upper-arm", "hat", "spine"], 1),
+    (
+        {"skull": "skull", "ribcage": "ribcage", "spine": "spine", "pelvis": "pelvis"},
+        ["left-upper-arm", "hat", "spine"],
+        1,
+    ),
     # nothing fits: a forced wrong bone, then the rest may follow it
     ({"ribcage": "ribcage"}, ["left-forearm", "pelvis", "right-hand"], 1),
     ({"ribcage": "ribcage"}, ["left-forearm", "left-forearm", "skull"], 2),
@@ -103,8 +107,17 @@ def test_an_approximate_search_never_lays_away_the_last_die_that_can_show_a_grav
     # rules/rolling-bones.md: "bury (only if the latest roll shows a gravestone)", and the
     # gravestone is a centre face. A 9-die throw is past the exact search (every fitting bone
     # laid): laying all four centre bones held in hand would leave no way ever to bury.
-    roll = ["skull", "ribcage", "spine", "pelvis", "left-upper-arm", "left-forearm", "right-upper-arm",
-            "left-upper-arm", "right-upper-arm"]
+    roll = [
+        "skull",
+        "ribcage",
+        "spine",
+        "pelvis",
+        "left-upper-arm",
+        "left-forearm",
+        "right-upper-arm",
+        "left-upper-arm",
+        "right-upper-arm",
+    ]
     centre_in_hand = sum(FACES[f][0] == "center" for f in roll)
     plays, exact = advise(Advisor(), Layout({}), roll, 1)
     assert not exact and plays[0].value > 2
@@ -173,9 +186,15 @@ def test_every_recommended_play_is_legal(turn):
 def test_near_the_target_the_win_objective_buries_where_points_say_roll():
     from companion.games.rolling_bones.advice import advice_for, parse_state
 
-    state = parse_state({"layout": {"slots": {"skull": "skull"}, "hat": False},
-                         "roll": ["gravestone", "left-foot", "right-foot", "left-foot", "right-foot", "pelvis", "pelvis"],
-                         "score": 99, "opponents": [90, 20], "target": 100})
+    state = parse_state(
+        {
+            "layout": {"slots": {"skull": "skull"}, "hat": False},
+            "roll": ["gravestone", "left-foot", "right-foot", "left-foot", "right-foot", "pelvis", "pelvis"],
+            "score": 99,
+            "opponents": [90, 20],
+            "target": 100,
+        }
+    )
     result = advice_for(state, Advisor())
     assert result["action"]["then"] == "roll"  # a 1-point skeleton: more points are likely
     assert result["win"]["agree"] is False
@@ -208,6 +227,7 @@ def test_a_search_past_its_budget_stops_and_leaves_the_memo_right():
 
 
 # -- the chance to win, fast: exact when small, else this play then points play --------------
+
 
 def test_estimated_win_chances_pick_the_exact_best_play(monkeypatch):
     from companion.advisor_memo import points_advisor

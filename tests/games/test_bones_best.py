@@ -3,7 +3,8 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.games.rolling_bones import FACE_IDS, Layout, best_layout, brute_force_best
 from companion.games.rolling_bones.dice import FACES, KINDS
@@ -20,17 +21,20 @@ def roll(rng: random.Random, dice: int = 18) -> list[str]:
     return faces
 
 
-@pytest.mark.parametrize("faces, start, expected", [
-    ("skull ribcage hat gravestone", L(""), 4),
-    ("skull ribcage hat", L("skull ribcage"), 4),
-    ("left-hand left-forearm", L(""), 2),              # a piece of an arm may start the chain
-    ("left-hand skull", L(""), 1),                     # two pieces that do not touch: the better one
-    ("left-hand", L("skull"), 1),                      # cannot connect: nothing laid
-    ("left-upper-arm left-forearm left-hand", L("skull ribcage"), 2 + 5),
-    ("hat", L("ribcage spine=left-foot skull"), 2 - 5),  # doubling a negative total would hurt
-    ("hat", L("skull=right-hand ribcage"), -5 + 1),      # no hat on a wrong skull
-    (" ".join(FACE_IDS), L(""), 50),
-])
+@pytest.mark.parametrize(
+    "faces, start, expected",
+    [
+        ("skull ribcage hat gravestone", L(""), 4),
+        ("skull ribcage hat", L("skull ribcage"), 4),
+        ("left-hand left-forearm", L(""), 2),  # a piece of an arm may start the chain
+        ("left-hand skull", L(""), 1),  # two pieces that do not touch: the better one
+        ("left-hand", L("skull"), 1),  # cannot connect: nothing laid
+        ("left-upper-arm left-forearm left-hand", L("skull ribcage"), 2 + 5),
+        ("hat", L("ribcage spine=left-foot skull"), 2 - 5),  # doubling a negative total would hurt
+        ("hat", L("skull=right-hand ribcage"), -5 + 1),  # no hat on a wrong skull
+        (" ".join(FACE_IDS), L(""), 50),
+    ],
+)
 def test_best_position(faces, start, expected):
     best = best_layout(faces.split(), start)
     assert best.score().total == expected

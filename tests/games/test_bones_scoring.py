@@ -1,7 +1,8 @@
 """Scoring positions: a layout in one line, the points the rule book gives it."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.errors import BadInput
 from companion.games.rolling_bones import SLOTS, Layout
@@ -20,22 +21,25 @@ def L(text: str, hat: bool = False) -> Layout:
 FULL = " ".join(SLOTS)
 
 
-@pytest.mark.parametrize("layout, points", [
-    (L(""), 0),
-    (L("skull"), 1),
-    (L("skull ribcage"), 2),
-    (L("skull ribcage spine pelvis"), 5),
-    (L("skull ribcage spine pelvis", hat=True), 10),
-    (L(FULL), 25),                     # seed: five complete sections = 25
-    (L(FULL, hat=True), 50),           # seed: with the hat, 50
-    # seed, diagram 1: left arm complete + 4 correct bones elsewhere + hat = (5 + 4) x 2 = 18
-    (L("skull ribcage spine left-upper-arm left-forearm left-hand right-upper-arm", hat=True), 18),
-    (L("ribcage spine=left-foot"), 1 - 5),                        # a wrong bone costs 5
-    (L("skull ribcage spine=left-foot pelvis"), 5 - 5),           # a wrong bone still completes a section
-    (L("skull ribcage spine=left-foot", hat=True), (2 - 5) * 2),  # the hat doubles a negative total too
-    (L("ribcage left-upper-arm=right-upper-arm left-forearm left-hand"), 1 + 5 - 5),
-    (L("pelvis right-thigh right-lower-leg"), 3),
-])
+@pytest.mark.parametrize(
+    "layout, points",
+    [
+        (L(""), 0),
+        (L("skull"), 1),
+        (L("skull ribcage"), 2),
+        (L("skull ribcage spine pelvis"), 5),
+        (L("skull ribcage spine pelvis", hat=True), 10),
+        (L(FULL), 25),  # seed: five complete sections = 25
+        (L(FULL, hat=True), 50),  # seed: with the hat, 50
+        # seed, diagram 1: left arm complete + 4 correct bones elsewhere + hat = (5 + 4) x 2 = 18
+        (L("skull ribcage spine left-upper-arm left-forearm left-hand right-upper-arm", hat=True), 18),
+        (L("ribcage spine=left-foot"), 1 - 5),  # a wrong bone costs 5
+        (L("skull ribcage spine=left-foot pelvis"), 5 - 5),  # a wrong bone still completes a section
+        (L("skull ribcage spine=left-foot", hat=True), (2 - 5) * 2),  # the hat doubles a negative total too
+        (L("ribcage left-upper-arm=right-upper-arm left-forearm left-hand"), 1 + 5 - 5),
+        (L("pelvis right-thigh right-lower-leg"), 3),
+    ],
+)
 def test_score(layout, points):
     assert layout.score().total == points
 
@@ -46,24 +50,28 @@ def test_score_reports_sections_and_counts():
     assert (score.correct, score.wrong, score.hat, score.total) == (5, 1, True, 4)
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"slots": {"skull": "skull", "spine": "spine"}, "hat": False}, "gap"),
-    ({"slots": {"ribcage": "ribcage"}, "hat": True}, "real skull"),
-    ({"slots": {"skull": "ribcage"}, "hat": True}, "real skull"),
-    ({"slots": {"tail": "skull"}, "hat": False}, "unknown slot"),
-    ({"slots": {"skull": "tentacle"}, "hat": False}, "unknown face"),
-    ({"slots": {"skull": "gravestone"}, "hat": False}, "gravestone"),
-    ({"slots": {"skull": "hat"}, "hat": False}, "hat"),
-    ([], "JSON object"),
-    ({"slots": {"skull": 3}}, "face ids"),
-    ({"slots": {}, "hat": "yes"}, "true or false"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"slots": {"skull": "skull", "spine": "spine"}, "hat": False}, "gap"),
+        ({"slots": {"ribcage": "ribcage"}, "hat": True}, "real skull"),
+        ({"slots": {"skull": "ribcage"}, "hat": True}, "real skull"),
+        ({"slots": {"tail": "skull"}, "hat": False}, "unknown slot"),
+        ({"slots": {"skull": "tentacle"}, "hat": False}, "unknown face"),
+        ({"slots": {"skull": "gravestone"}, "hat": False}, "gravestone"),
+        ({"slots": {"skull": "hat"}, "hat": False}, "hat"),
+        ([], "JSON object"),
+        ({"slots": {"skull": 3}}, "face ids"),
+        ({"slots": {}, "hat": "yes"}, "true or false"),
+    ],
+)
 def test_bad_layouts_are_refused(data, message):
     with pytest.raises(BadInput, match=message):
         Layout.from_json(data)
 
 
 # -- properties ---------------------------------------------------------------------------
+
 
 @st.composite
 def legal_layouts(draw):

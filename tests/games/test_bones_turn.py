@@ -73,7 +73,11 @@ def test_after_a_post_op_roll_a_die_must_be_laid_before_paying():
 def test_forced_wrong_bone_when_nothing_fits():
     turn = Turn().throw(throw(["left-foot"] * 6, ["right-foot"] * 6, ["skull"] * 6)).lay("skull").pay(["right-foot"])
     turn = turn.throw(throw(["left-foot"] * 6, ["right-foot"] * 5, ["spine"] * 5))
-    assert {(m.face, m.slot) for m in turn.legal_lays()} == {("left-foot", "ribcage"), ("right-foot", "ribcage"), ("spine", "ribcage")}
+    assert {(m.face, m.slot) for m in turn.legal_lays()} == {
+        ("left-foot", "ribcage"),
+        ("right-foot", "ribcage"),
+        ("spine", "ribcage"),
+    }
     turn = turn.lay("spine", "ribcage")
     assert turn.layout.score().total == 1 - 5
     with pytest.raises(IllegalPlay):  # exactly one wrong bone
@@ -120,11 +124,14 @@ def test_match_to_target_with_turn_order():
         match.apply({"type": "next_turn"})
 
 
-@pytest.mark.parametrize("setup, message", [
-    ({"players": ["solo"]}, "at least 2"),
-    ({"players": ["a", "a"]}, "different"),
-    ({"players": ["a", "b"], "target": 0}, "target"),
-])
+@pytest.mark.parametrize(
+    "setup, message",
+    [
+        ({"players": ["solo"]}, "at least 2"),
+        ({"players": ["a", "a"]}, "different"),
+        ({"players": ["a", "b"], "target": 0}, "target"),
+    ],
+)
 def test_bad_setups(setup, message):
     with pytest.raises(BadInput, match=message):
         Match.start(setup)

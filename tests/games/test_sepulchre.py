@@ -38,6 +38,7 @@ def test_ossuary_starts_with_the_whole_box():
 
 # -- Ossuary -> grave ---------------------------------------------------------------------------
 
+
 def test_a_skull_starts_a_skeleton():
     s = game().observe({"ann": {"skull": 1}})
     assert s.graves["ann"]["skull"] == 1 and s.ossuary["skull"] == 11
@@ -50,7 +51,8 @@ def test_pieces_need_a_skull_first():
 
 
 def test_skull_and_pieces_together_are_fine():
-    game().observe({"ann": {"skull": 1, "arm": 2, "ribs": 1}})
+    s = game().observe({"ann": {"skull": 1, "arm": 2, "ribs": 1}})
+    assert s.graves["ann"] == {"skull": 1, "ribs": 1, "pelvis": 0, "arm": 2, "leg": 0}
 
 
 def test_never_more_of_a_type_than_one_skeleton_needs():
@@ -80,6 +82,7 @@ def test_no_new_skeleton_on_the_turn_one_is_completed():
 
 
 # -- grave -> Ossuary (Decay) ---------------------------------------------------------------------
+
 
 def test_decay_takes_a_piece_of_a_skeleton_in_progress():
     s = at(game(), bob={"skull": 1, "arm": 2})
@@ -112,6 +115,7 @@ def test_one_card_against_each_opponent_per_turn():
 
 
 # -- grave -> grave -------------------------------------------------------------------------------
+
 
 def test_mad_scientist_takes_a_skull_from_a_complete_skeleton():
     s = at(game(), bob=sk(1))
@@ -177,6 +181,7 @@ def test_an_arm_from_the_turn_players_grave_to_another_is_a_haunt():
 
 # -- override, bad input, box -------------------------------------------------------------------
 
+
 def test_an_override_is_recorded():
     s = game().observe({"ann": {"arm": 1}}, override="house rule")
     assert s.graves["ann"]["arm"] == 1
@@ -191,29 +196,36 @@ def test_more_pieces_than_the_box_is_a_miscount_not_a_play():
         game(sets=4).observe({"ann": {"skull": 5}}, override="count it anyway")
 
 
-@pytest.mark.parametrize("graves, message", [
-    ({"zed": {"skull": 1}}, "no grave called 'zed'"),
-    ({"ann": {"tail": 1}}, "unknown piece 'tail'"),
-    ({"ann": {"skull": -1}}, ">= 0"),
-    ([], "JSON object"),
-])
+@pytest.mark.parametrize(
+    "graves, message",
+    [
+        ({"zed": {"skull": 1}}, "no grave called 'zed'"),
+        ({"ann": {"tail": 1}}, "unknown piece 'tail'"),
+        ({"ann": {"skull": -1}}, ">= 0"),
+        ([], "JSON object"),
+    ],
+)
 def test_bad_graves(graves, message):
     with pytest.raises(BadInput, match=message):
         game().observe(graves)
 
 
-@pytest.mark.parametrize("setup, message", [
-    ({"players": ["a"]}, "2 to 4"),
-    ({"players": ["a", "b", "c", "d", "e"]}, "2 to 4"),
-    ({"players": ["a", "a"]}, "different"),
-    ({"players": ["a", "b"], "sets": 13}, "sets"),
-])
+@pytest.mark.parametrize(
+    "setup, message",
+    [
+        ({"players": ["a"]}, "2 to 4"),
+        ({"players": ["a", "b", "c", "d", "e"]}, "2 to 4"),
+        ({"players": ["a", "a"]}, "different"),
+        ({"players": ["a", "b"], "sets": 13}, "sets"),
+    ],
+)
 def test_bad_setups(setup, message):
     with pytest.raises(BadInput, match=message):
         Sepulchre.start(setup)
 
 
 # -- whole games --------------------------------------------------------------------------------
+
 
 def build_one_skeleton(s, name, base):
     """Lay one skeleton over several observations, skull first, as a player would across turns."""

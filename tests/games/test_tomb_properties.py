@@ -2,7 +2,8 @@
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.games.dark_tomb import Scenario, run_stage_turn
 from companion.games.dark_tomb.grid import MONSTER_WALKS
@@ -14,17 +15,36 @@ W, H = 9, 7
 @st.composite
 def scenarios(draw):
     terrain = draw(st.lists(st.sampled_from("......#O~gG"), min_size=W * H, max_size=W * H))
-    rows = ["".join(terrain[y * W:(y + 1) * W]) for y in range(H)]
+    rows = ["".join(terrain[y * W : (y + 1) * W]) for y in range(H)]
     floor = [(x, y) for y in range(H) for x in range(W) if rows[y][x] in ".~g"]
     cells = draw(st.lists(st.sampled_from(floor), min_size=2, max_size=8, unique=True)) if len(floor) >= 2 else []
     split = draw(st.integers(1, max(1, len(cells) - 1))) if cells else 0
-    characters = [{"id": f"c{i}", "pos": list(p), "hp": draw(st.integers(1, 6)), "armor": draw(st.integers(5, 15)),
-                   "stealth": draw(st.booleans()) and draw(st.booleans())} for i, p in enumerate(cells[:split])]
-    monsters = [{"id": f"m{i}", "pos": list(p), "hp": draw(st.integers(1, 4)), "move": draw(st.integers(0, 5)),
-                 "attack": {"modifier": draw(st.integers(0, 6)), "range": sorted([draw(st.integers(0, 4)), draw(st.integers(1, 4))]),
-                            "damage": draw(st.integers(1, 3)), "kind": draw(st.sampled_from(["line", "corner", "pierce"])),
-                            "targets": draw(st.sampled_from([1, 2, "all"]))}}
-                for i, p in enumerate(cells[split:])]
+    characters = [
+        {
+            "id": f"c{i}",
+            "pos": list(p),
+            "hp": draw(st.integers(1, 6)),
+            "armor": draw(st.integers(5, 15)),
+            "stealth": draw(st.booleans()) and draw(st.booleans()),
+        }
+        for i, p in enumerate(cells[:split])
+    ]
+    monsters = [
+        {
+            "id": f"m{i}",
+            "pos": list(p),
+            "hp": draw(st.integers(1, 4)),
+            "move": draw(st.integers(0, 5)),
+            "attack": {
+                "modifier": draw(st.integers(0, 6)),
+                "range": sorted([draw(st.integers(0, 4)), draw(st.integers(1, 4))]),
+                "damage": draw(st.integers(1, 3)),
+                "kind": draw(st.sampled_from(["line", "corner", "pierce"])),
+                "targets": draw(st.sampled_from([1, 2, "all"])),
+            },
+        }
+        for i, p in enumerate(cells[split:])
+    ]
     for m in monsters:
         m["attack"]["range"][1] = max(1, m["attack"]["range"][1])
     rolls = draw(st.lists(st.integers(1, 20), max_size=12))

@@ -12,8 +12,8 @@ from companion.games.dark_tomb import Scenario
 
 from .tomb_maps import act, scenario, turn
 
-
 # -- seismic event -------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("roll, quake", [(18, False), (19, True), (20, True)])
 def test_seismic_roll_of_19_or_20_hurts_every_character(roll, quake):
@@ -30,6 +30,7 @@ def test_a_quake_can_defeat_a_character():
 
 # -- order, focus, movement ---------------------------------------------------------------
 
+
 def test_monsters_act_in_reading_order():
     result = turn("..b\na..\n...\n..A", a={"move": 0}, b={"move": 0})
     assert [a.monster for a in result.activations] == ["b", "a"]
@@ -37,13 +38,16 @@ def test_monsters_act_in_reading_order():
 
 def test_focus_is_fewest_steps_not_straight_distance():
     # A is 3 columns away but behind a wall (9 steps round); B is 5 steps away in the open.
-    result = turn("""
+    result = turn(
+        """
         A#..a
         .#...
         .#...
         .....
         ....B
-    """, a={"move": 1})
+    """,
+        a={"move": 1},
+    )
     assert act(result, "a").focus == "B"
 
 
@@ -69,21 +73,27 @@ def test_out_of_reach_advances_along_a_shortest_route():
 
 def test_advance_ties_break_in_reading_order():
     # two equally good cells after 2 steps: (3,0) above and (3,2) below the obstacle row
-    result = turn("""
+    result = turn(
+        """
         .....
         AOOOa
         .....
-    """, a={"move": 2})
+    """,
+        a={"move": 2},
+    )
     assert act(result, "a").end == (3, 0)
 
 
 def test_multi_target_attack_moves_further_to_hit_more():
     # B is nearest (2 steps to (4,0) or (3,1)); (2,0), 4 steps, is next to both A and B
-    result = turn("""
+    result = turn(
+        """
         .A.B.
         .....
         ....a
-    """, a={"move": 4, "attack": {"targets": 2}})
+    """,
+        a={"move": 4, "attack": {"targets": 2}},
+    )
     activation = act(result, "a")
     assert activation.focus == "B" and activation.end == (2, 0)
     assert sorted(x.target for x in activation.attacks) == ["A", "B"]
@@ -100,10 +110,13 @@ def test_single_target_attack_stays_where_it_already_attacks():
     # rules/dark-tomb.md, Move: "the one that attacks the most targets (the focus plus
     # others in range, up to `targets`), then fewest steps". With one target, a cell next to
     # both A and B attacks no more than its own cell next to A, so it does not move.
-    result = turn("""
+    result = turn(
+        """
         A.B
         a..
-    """, a={"move": 3})
+    """,
+        a={"move": 3},
+    )
     activation = act(result, "a")
     assert activation.focus == "A" and activation.end == (0, 1)
     assert [x.target for x in activation.attacks] == ["A"]
@@ -112,18 +125,24 @@ def test_single_target_attack_stays_where_it_already_attacks():
 def test_two_target_attack_stays_where_it_already_attacks_two():
     # The same rule with targets 2: the cell (1,1) amid A, B and C attacks two, no more
     # than the cell where it stands beside A and C, so it does not walk 6 steps round.
-    result = turn("""
+    result = turn(
+        """
         .Aa.
         B.C.
         ....
-    """, rolls=[10, 10, 10], a={"move": 6, "attack": {"targets": 2}})
+    """,
+        rolls=[10, 10, 10],
+        a={"move": 6, "attack": {"targets": 2}},
+    )
     activation = act(result, "a")
     assert activation.end == (2, 0)
     assert len(activation.attacks) == 2
 
 
 def test_all_targets_in_range():
-    result = turn("...\n.a.\n...\nA.B", rolls=[10, 10, 10], a={"move": 0, "attack": {"range": [1, 3], "targets": "all"}})
+    result = turn(
+        "...\n.a.\n...\nA.B", rolls=[10, 10, 10], a={"move": 0, "attack": {"range": [1, 3], "targets": "all"}}
+    )
     assert [x.target for x in act(result, "a").attacks] == ["A", "B"]
 
 
@@ -171,6 +190,7 @@ def test_stealthy_characters_are_not_targets():
 
 # -- attacks --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("roll, hit, damage", [(8, False, 0), (9, True, 2), (19, True, 2), (20, True, 3)])
 def test_hit_when_roll_plus_modifier_reaches_armor(roll, hit, damage):
     result = turn("Aa", rolls=[10, roll])
@@ -206,11 +226,14 @@ def test_killed_by_its_own_natural_1_it_rolls_no_more():
 
 
 def test_flees_after_a_roll_of_5_or_less_to_the_farthest_cell():
-    result = turn("""
+    result = turn(
+        """
         .......
         A.a....
         .......
-    """, rolls=[10, 5])
+    """,
+        rolls=[10, 5],
+    )
     activation = act(result, "a")
     assert activation.attacks[0].hit is False  # 5 + 3 < 12
     # it moved next to A first, at (1,1); the cells 4 steps on that are 5 steps from A: (4,0) first in reading order
@@ -225,6 +248,7 @@ def test_a_defeated_character_is_removed_at_once():
 
 
 # -- attack kinds ---------------------------------------------------------------------------
+
 
 def test_line_attack_needs_sight():
     # range 1-3, A two cells away behind a wall in the way: the monster must go round
@@ -249,6 +273,7 @@ def test_pierce_attack_goes_through_walls():
 
 # -- blocked and too close --------------------------------------------------------------------
 
+
 def test_too_close_and_blocked_attacks_at_minus_one():
     # range 2-3 in a dead-end corridor with the character at the mouth: it cannot get 2 away
     result = turn("###\n#a#\n#A#\n#.#\n#.#\n#.#\n#.#\n#.#", rolls=[10, 10], a={"move": 3, "attack": {"range": [2, 3]}})
@@ -267,6 +292,7 @@ def test_too_close_when_no_attack_spot_is_reachable_this_turn_attacks_at_minus_o
 
 # -- stage state, rolls ---------------------------------------------------------------------
 
+
 def test_stage_complete_needs_no_face_down_tiles():
     assert turn("A.?", rolls=[10]).stage_complete is False
     assert turn("A..", rolls=[10]).stage_complete is True
@@ -280,8 +306,9 @@ def test_rolls_run_out_into_the_random_source():
 
 def test_several_stage_turns_in_a_row():
     state = scenario("A.......a", rolls=[10] * 20, a={"move": 2})
-    from companion.games.dark_tomb import run_stage_turn
     import random
+
+    from companion.games.dark_tomb import run_stage_turn
 
     ends = []
     for _ in range(4):
@@ -294,13 +321,18 @@ def test_several_stage_turns_in_a_row():
 
 # -- bad scenarios --------------------------------------------------------------------------
 
-BASE = {"map": ["...."], "characters": [{"id": "A", "pos": [0, 0], "hp": 5, "armor": 10}],
-        "monsters": [{"id": "a", "pos": [3, 0], "hp": 3, "move": 2,
-                      "attack": {"modifier": 1, "range": [1, 1], "damage": 1}}]}
+BASE = {
+    "map": ["...."],
+    "characters": [{"id": "A", "pos": [0, 0], "hp": 5, "armor": 10}],
+    "monsters": [
+        {"id": "a", "pos": [3, 0], "hp": 3, "move": 2, "attack": {"modifier": 1, "range": [1, 1], "damage": 1}}
+    ],
+}
 
 
 def tweak(**changes):
     import copy
+
     data = copy.deepcopy(BASE)
     for path, value in changes.items():
         target = data
@@ -314,21 +346,24 @@ def tweak(**changes):
     return data
 
 
-@pytest.mark.parametrize("data, message", [
-    (tweak(map=["..X."]), "row 0, column 2"),
-    (tweak(characters__0__pos=[3, 0]), "both on"),
-    (tweak(map=["#..."]), "stands on wall"),
-    (tweak(characters__0__pos=[9, 0]), "outside the map"),
-    (tweak(rolls=[0]), "rolls\\[0\\]"),
-    (tweak(rolls=[21]), "1-20"),
-    (tweak(characters__0__hp=KeyError), "missing field 'hp'"),
-    (tweak(monsters__0__attack=KeyError), "missing field 'attack'"),
-    (tweak(map=KeyError), "missing field 'map'"),
-    (tweak(monsters__0__attack__range=[3, 1]), "range"),
-    (tweak(monsters__0__attack__kind="laser"), "kind"),
-    (tweak(monsters__0__id="A"), "two pieces"),
-    ([], "JSON object"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (tweak(map=["..X."]), "row 0, column 2"),
+        (tweak(characters__0__pos=[3, 0]), "both on"),
+        (tweak(map=["#..."]), "stands on wall"),
+        (tweak(characters__0__pos=[9, 0]), "outside the map"),
+        (tweak(rolls=[0]), "rolls\\[0\\]"),
+        (tweak(rolls=[21]), "1-20"),
+        (tweak(characters__0__hp=KeyError), "missing field 'hp'"),
+        (tweak(monsters__0__attack=KeyError), "missing field 'attack'"),
+        (tweak(map=KeyError), "missing field 'map'"),
+        (tweak(monsters__0__attack__range=[3, 1]), "range"),
+        (tweak(monsters__0__attack__kind="laser"), "kind"),
+        (tweak(monsters__0__id="A"), "two pieces"),
+        ([], "JSON object"),
+    ],
+)
 def test_bad_scenarios_are_one_line_errors(data, message):
     with pytest.raises(BadInput, match=message) as info:
         Scenario.from_json(data)

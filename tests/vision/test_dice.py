@@ -2,6 +2,7 @@
 
 import json
 import shutil
+import threading
 from pathlib import Path
 
 import cv2
@@ -24,13 +25,11 @@ NEAR = 20  # px: a reading this close to a true centre is that die
 
 @pytest.fixture(scope="module")
 def reader(tmp_path_factory):
-    import os
-
-    os.environ["COMPANION_MODELS"] = str(tmp_path_factory.mktemp("models"))
-    reader = DiceReader.enroll(DEV / "enroll")
-    reader.save("dev")
-    yield DiceReader.load("dev")
-    os.environ.pop("COMPANION_MODELS")
+    with pytest.MonkeyPatch.context() as mp:  # the module's own models folder, undone after it
+        mp.setenv("COMPANION_MODELS", str(tmp_path_factory.mktemp("models")))
+        reader = DiceReader.enroll(DEV / "enroll")
+        reader.save("dev")
+        yield DiceReader.load("dev")
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +56,11 @@ def tally(reader, folder):
     for path in sorted(folder.glob("scene-*.jpg")):
         truth = json.loads(path.with_suffix(".json").read_text())["dice"]
         reading = reader.read(cv2.imread(str(path)))
-        off_dice += [(path.name, read) for read in reading["dice"]
-                     if min(np.hypot(*np.subtract(d["center"], read["center"])) for d in truth) >= 0.6 * reader.die_side]
+        off_dice += [
+            (path.name, read)
+            for read in reading["dice"]
+            if min(np.hypot(*np.subtract(d["center"], read["center"])) for d in truth) >= 0.6 * reader.die_side
+        ]
         off_dice += [(path.name, read) for die in truth for read in near(reading["dice"], die["center"])[1:]]
         for die in (d for d in truth if not d["cocked"]):
             level += 1
@@ -70,7 +72,9 @@ def tally(reader, folder):
 
 # plain, touching clusters, side light, blur, and a dim photo where dark dice on a dark mat show only their pictograms
 @pytest.mark.slow
-@pytest.mark.parametrize("scene", ["scene-00200", "scene-00201", "scene-00203", "scene-00205", "scene-00207", "scene-00208"])
+@pytest.mark.parametrize(
+    "scene", ["scene-00200", "scene-00201", "scene-00203", "scene-00205", "scene-00207", "scene-00208"]
+)
 def test_photos_against_ground_truth(reader, scene):
     image = cv2.imread(str(DEV / f"{scene}.jpg"))
     truth = json.loads((DEV / f"{scene}.json").read_text())["dice"]
@@ -95,8 +99,12 @@ def test_photos_against_ground_truth(reader, scene):
 def test_enrollment_finds_the_top_face_in_photos_with_shadows_and_sides(blender_reader):
     """Off the camera's axis a die shows its sides and its shadow joins its blob: the die size learned
     must still be the top face's (checked against the renders' true top-face corners)."""
-    sides = [np.linalg.norm(np.subtract(d["corners"][1], d["corners"][0]))
-             for path in BLENDER.glob("scene-*.json") for d in json.loads(path.read_text())["dice"] if not d["cocked"]]
+    sides = [
+        np.linalg.norm(np.subtract(d["corners"][1], d["corners"][0]))
+        for path in BLENDER.glob("scene-*.json")
+        for d in json.loads(path.read_text())["dice"]
+        if not d["cocked"]
+    ]
     assert 0.9 * np.median(sides) < blender_reader.die_side < 1.1 * np.median(sides)
 
 
@@ -154,7 +162,9 @@ def named_right_at_true_top_faces(reader, folder):
 
     level = right = wrong = 0
     for path in sorted(folder.glob("scene-*.jpg")):
-        counts = at_true_top_faces(reader, cv2.imread(str(path)), json.loads(path.with_suffix(".json").read_text())["dice"])
+        counts = at_true_top_faces(
+            reader, cv2.imread(str(path)), json.loads(path.with_suffix(".json").read_text())["dice"]
+        )
         level, right, wrong = level + counts[0], right + counts[1], wrong + counts[2]
     return right / level, wrong
 
@@ -193,8 +203,11 @@ def test_a_die_whose_sides_mislead_about_its_turn_is_found(blender_reader):
     low in the first rough pass over the blob (0.66 where its face, squared up, scores 0.94). The likeliest
     places are looked at closely however rough their first score."""
     path = BLENDER / "scene-00100.jpg"
-    die = next(d for d in json.loads(path.with_suffix(".json").read_text())["dice"]
-               if np.hypot(d["center"][0] - 1872, d["center"][1] - 925) < 5)
+    die = next(
+        d
+        for d in json.loads(path.with_suffix(".json").read_text())["dice"]
+        if np.hypot(d["center"][0] - 1872, d["center"][1] - 925) < 5
+    )
     found = near(blender_reader.read(cv2.imread(str(path)))["dice"], die["center"])
     assert [d["face"] for d in found] == [die["face"]] == ["left-thigh"]
 
@@ -264,7 +277,9 @@ def rendered_set(folder, first_seed, style, colouring):
 
     def photo(seed):
         image, truth = render_scene(seed, style=style, colouring=colouring, height_cm=set_camera_height(first_seed))
-        saved = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, SCENE_QUALITY])[1], cv2.IMREAD_COLOR)
+        saved = cv2.imdecode(
+            cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, SCENE_QUALITY])[1], cv2.IMREAD_COLOR
+        )
         return saved, truth
 
     return DiceReader.enroll(folder / "enroll"), photo
@@ -360,9 +375,9 @@ def test_a_plain_die_matched_weakly_is_read_at_the_turn_its_face_fits_best(tmp_p
 def test_a_square_off_the_top_face_looks_unlike_a_face():
     """A die's top face has one body tone all round its rim and its pictogram in the middle; the same square
     half a side off (on the mat, a shadow, a side) does not."""
+    from companion.vision.blobs import Blob
     from companion.vision.enrollment import _unlike_a_face, the_one_die
     from companion.vision.face_patches import face_patch
-    from companion.vision.blobs import Blob
 
     for folder in sorted((DEV / "enroll").iterdir()):
         path = sorted(folder.glob("*.jpg"))[0]
@@ -371,7 +386,9 @@ def test_a_square_off_the_top_face_looks_unlike_a_face():
         side = min(die.size)
         on_face = _unlike_a_face(face_patch(image, die, side))
         for shift in ((0.5, 0), (-0.5, 0), (0, 0.5), (0, -0.5)):
-            off = Blob((die.center[0] + shift[0] * side, die.center[1] + shift[1] * side), die.size, die.angle, 0, False)
+            off = Blob(
+                (die.center[0] + shift[0] * side, die.center[1] + shift[1] * side), die.size, die.angle, 0, False
+            )
             assert _unlike_a_face(face_patch(image, off, side)) > on_face, f"{path}: {shift}"
 
 
@@ -395,7 +412,11 @@ def test_faces_cut_from_many_boxes_at_once_are_each_box_cut_alone():
     from companion.vision.face_patches import Box, shifted_faces, shifted_faces_of
 
     gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00100.jpg")), cv2.COLOR_BGR2GRAY)
-    boxes = [Box((1171.0, 454.0), 17.0, 50.0), Box((1175.5, 450.0), 52.0, 47.0), Box((900.0, 300.0), 0.0, 50.0, (0.7, 1.0))]
+    boxes = [
+        Box((1171.0, 454.0), 17.0, 50.0),
+        Box((1175.5, 450.0), 52.0, 47.0),
+        Box((900.0, 300.0), 0.0, 50.0, (0.7, 1.0)),
+    ]
     vectors, centres, which = shifted_faces_of(gray, boxes, 4, 2)
     assert list(which) == [0] * 25 + [1] * 25 + [2] * 25
     for k, box in enumerate(boxes):
@@ -413,8 +434,14 @@ def test_faces_cut_together_are_the_faces_cut_one_by_one():
 
     gray = cv2.cvtColor(cv2.imread(str(BLENDER / "scene-00100.jpg")), cv2.COLOR_BGR2GRAY)
     rng = np.random.default_rng(5)
-    boxes = [Box((float(rng.uniform(50, 2250)), float(rng.uniform(50, 1250))), float(rng.uniform(-45, 45)),
-                 float(rng.uniform(35, 60))) for _ in range(60)]
+    boxes = [
+        Box(
+            (float(rng.uniform(50, 2250)), float(rng.uniform(50, 1250))),
+            float(rng.uniform(-45, 45)),
+            float(rng.uniform(35, 60)),
+        )
+        for _ in range(60)
+    ]
     together = face_patches_of(gray, boxes).astype(int)
     alone = np.stack([face_patch(gray, Blob(b.centre, (b.side, b.side), b.angle, 0, False), b.side) for b in boxes])
     assert together.shape == alone.shape == (60, 40, 40)
@@ -480,7 +507,7 @@ def test_boxes_with_no_pictogram_are_left_out_of_the_rough_pass():
     window = np.full((PATCH + 4, PATCH + 4), 50.0, np.float32)
     window[10:20, 5:30] = 250.0
     for (i, j), spread in np.ndenumerate(spreads(window, np.arange(0, 5, 2))):
-        assert abs(spread - window[2 * i:2 * i + PATCH, 2 * j:2 * j + PATCH].std()) < 1e-3
+        assert abs(spread - window[2 * i : 2 * i + PATCH, 2 * j : 2 * j + PATCH].std()) < 1e-3
 
 
 @pytest.mark.slow
@@ -495,7 +522,9 @@ def test_dice_in_a_heap_are_read(blender_reader):
         image = cv2.imread(str(BLENDER / f"{scene}.jpg"))
         truth = json.loads((BLENDER / f"{scene}.json").read_text())["dice"]
         reading = blender_reader.read(image)
-        heaps = [b for b in find_blobs(image, blender_reader.die_side)[0] if max(b.size) > 4.5 * blender_reader.die_side]
+        heaps = [
+            b for b in find_blobs(image, blender_reader.die_side)[0] if max(b.size) > 4.5 * blender_reader.die_side
+        ]
         assert heaps, scene
         for heap in heaps:
             box = cv2.boxPoints((heap.center, heap.size, heap.angle)).astype(np.float32)
@@ -638,8 +667,9 @@ def test_an_enrollment_photo_with_no_die_or_two_is_left_out_and_named(run_cli, t
     monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))
     done = run_cli("dice", "enroll", "--set", "spoiled", str(tmp_path / "enroll"))
     assert done.returncode == 0, done.stderr
-    assert done.stderr.strip() == (f"warning: left out 2 photos: {two}: expected one die in the photo, found 2; "
-                                   f"{blank}: no die found in the photo")
+    assert done.stderr.strip() == (
+        f"warning: left out 2 photos: {two}: expected one die in the photo, found 2; {blank}: no die found in the photo"
+    )
     learned = DiceReader.load("spoiled").photos_learned()
     assert learned["skull"] == learned["hat"] == len(list((DEV / "enroll" / "skull").glob("*.jpg"))) - 1
 
@@ -653,8 +683,9 @@ def test_annotated_photo_has_the_photo_size(reader):
 def test_cli_read_and_annotate(run_cli, reader, tmp_path):
     import os
 
-    done = run_cli("dice", "read", str(DEV / "scene-00200.jpg"), "--set", "dev", "--json",
-                   "--annotate", str(tmp_path / "out.png"))
+    done = run_cli(
+        "dice", "read", str(DEV / "scene-00200.jpg"), "--set", "dev", "--json", "--annotate", str(tmp_path / "out.png")
+    )
     assert done.returncode == 0, done.stderr
     reading = json.loads(done.stdout)
     assert set(reading) == {"dice", "unreadable", "ms"}
@@ -709,7 +740,6 @@ def test_replay_camera(tmp_path):
 
 def test_an_unplugged_camera_is_reported_and_picked_up_again(tmp_path):
     """The camera is a real folder source; unplugging is the folder vanishing, garbage is a blank frame."""
-    import time
 
     from companion.devices.camera import FolderCamera, ReconnectingCamera
 
@@ -717,22 +747,25 @@ def test_an_unplugged_camera_is_reported_and_picked_up_again(tmp_path):
     folder.mkdir()
     frame = np.random.default_rng(1).integers(0, 255, (20, 20, 3), dtype=np.uint8)
     cv2.imwrite(str(folder / "a.png"), frame)
-    changes = []
-    camera = ReconnectingCamera(lambda: FolderCamera(folder), lambda ok, why: changes.append(ok), retry_s=0.1)
+    changes, back = [], threading.Event()
+
+    def changed(ok, why):
+        changes.append(ok)
+        if ok and len(changes) > 2:
+            back.set()
+
+    camera = ReconnectingCamera(lambda: FolderCamera(folder), changed, retry_s=0.1)
     assert camera.capture().shape == (20, 20, 3)
     cv2.imwrite(str(folder / "a.png"), np.zeros((20, 20, 3), np.uint8))  # garbage: a blank frame
     with pytest.raises(DeviceError, match="blank"):
         camera.capture()
     assert changes == [True, False]
     shutil.rmtree(folder)  # unplugged
-    time.sleep(0.3)
     with pytest.raises(DeviceError, match="unavailable"):
         camera.capture()
     folder.mkdir()
     cv2.imwrite(str(folder / "a.png"), frame)  # plugged back in
-    deadline = time.monotonic() + 5
-    while not camera.ok and time.monotonic() < deadline:
-        time.sleep(0.05)
+    assert back.wait(timeout=5)  # the watcher says so
     assert camera.ok and changes == [True, False, True]
     assert camera.capture().shape == (20, 20, 3)
     camera.close()
@@ -774,15 +807,19 @@ def test_an_enrollment_photo_whose_face_was_not_found_is_not_learned_from():
     # photo i's best score against photo j. The fifth (a spine whose face was not found: all edges) matches a
     # skull and a hat photo better than their own face's other photo does; the ninth (a pelvis cut on its
     # shadow) matches neither other pelvis.
-    scores = np.array([[1.0, 0.9, 0.3, 0.3, 0.95, 0.2, 0.3, 0.3, 0.3],
-                       [0.9, 1.0, 0.3, 0.3, 0.5, 0.2, 0.3, 0.3, 0.3],
-                       [0.3, 0.3, 1.0, 0.8, 0.85, 0.2, 0.3, 0.3, 0.3],
-                       [0.3, 0.3, 0.8, 1.0, 0.5, 0.2, 0.3, 0.3, 0.3],
-                       [0.6, 0.6, 0.6, 0.6, 1.0, 0.4, 0.3, 0.3, 0.3],
-                       [0.2, 0.2, 0.2, 0.2, 0.4, 1.0, 0.3, 0.3, 0.3],
-                       [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 1.0, 0.95, 0.3],
-                       [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.9, 1.0, 0.4],
-                       [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.35, 0.3, 1.0]])
+    scores = np.array(
+        [
+            [1.0, 0.9, 0.3, 0.3, 0.95, 0.2, 0.3, 0.3, 0.3],
+            [0.9, 1.0, 0.3, 0.3, 0.5, 0.2, 0.3, 0.3, 0.3],
+            [0.3, 0.3, 1.0, 0.8, 0.85, 0.2, 0.3, 0.3, 0.3],
+            [0.3, 0.3, 0.8, 1.0, 0.5, 0.2, 0.3, 0.3, 0.3],
+            [0.6, 0.6, 0.6, 0.6, 1.0, 0.4, 0.3, 0.3, 0.3],
+            [0.2, 0.2, 0.2, 0.2, 0.4, 1.0, 0.3, 0.3, 0.3],
+            [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 1.0, 0.95, 0.3],
+            [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.9, 1.0, 0.4],
+            [0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.35, 0.3, 1.0],
+        ]
+    )
     assert photos_to_learn_from(scores, faces).tolist() == [True, True, True, True, False, True, True, True, False]
     # a face never loses its last photo, however troublesome
     two_singles = faces[:4] + ["spine", "gravestone"]
@@ -805,18 +842,27 @@ def test_every_flag_is_at_a_die(blender_reader, folder):
         side = reader.die_side
         for flag in reading["unreadable"]:
             # (a corner marker cut by the frame is flagged "half outside the frame": no detector finds it)
-            assert (min(np.hypot(*np.subtract(d["center"], flag["center"])) for d in truth) < 2.5 * side
-                    or flag["why"] == "half outside the frame"), f"{path.name}: {flag} is on no die"
+            assert (
+                min(np.hypot(*np.subtract(d["center"], flag["center"])) for d in truth) < 2.5 * side
+                or flag["why"] == "half outside the frame"
+            ), f"{path.name}: {flag} is on no die"
             others = [f for f in reading["unreadable"] + reading["dice"] if f is not flag]
             assert all(np.hypot(*np.subtract(o["center"], flag["center"])) >= 0.6 * side for o in others), (
-                f"{path.name}: {flag} flags a die twice")
+                f"{path.name}: {flag} flags a die twice"
+            )
         # and every die, level or cocked, is read or flagged: one neither would be left out of the score without a
         # word (a heap was flagged where its search saw faces: 31 dice of these sets were not), but for a cocked
         # die leaning on one read, its face within half a side of that one's (one in blender 00108)
-        assert not [die for die in truth if not near(reading["dice"], die["center"])
-                    and all(np.hypot(*np.subtract(f["center"], die["center"])) >= 0.9 * side for f in reading["unreadable"])
-                    and not (die["cocked"] and any(np.hypot(*np.subtract(d["center"], die["center"])) < 0.5 * side
-                                                   for d in reading["dice"]))], path.name
+        assert not [
+            die
+            for die in truth
+            if not near(reading["dice"], die["center"])
+            and all(np.hypot(*np.subtract(f["center"], die["center"])) >= 0.9 * side for f in reading["unreadable"])
+            and not (
+                die["cocked"]
+                and any(np.hypot(*np.subtract(d["center"], die["center"])) < 0.5 * side for d in reading["dice"])
+            )
+        ], path.name
 
 
 @pytest.mark.slow
@@ -893,8 +939,9 @@ def test_a_die_over_a_corner_markers_outline_is_read(reader):
 
     from bench.render.dice_scene import render_scene
 
-    photo, truth = render_scene(20033, style=0, colouring="black", markers=True,
-                                height_cm=random.Random(200).uniform(55, 75))
+    photo, truth = render_scene(
+        20033, style=0, colouring="black", markers=True, height_cm=random.Random(200).uniform(55, 75)
+    )
     die = next(d for d in truth["dice"] if d["face"] == "left-foot" and abs(d["center"][0] - 257) < 5)
     for quality in (85, 90, 95):  # saved as a camera would (at 90 and 95 its k-means split put it on the marker)
         saved = cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
@@ -925,19 +972,26 @@ def test_labels_on_the_annotated_photo_never_cover_each_other(reader):
         marks = _marks(reading)
         return marks, _label_places(marks, scale, shape)
 
-    crowded = {"dice": [{"face": "left-lower-leg", "center": [500.0 + 30 * k, 400.0]} for k in range(6)],
-               "unreadable": [{"center": [515.0 + 30 * k, 440.0], "why": "dice touching: could not separate"}
-                              for k in range(5)]}
+    crowded = {
+        "dice": [{"face": "left-lower-leg", "center": [500.0 + 30 * k, 400.0]} for k in range(6)],
+        "unreadable": [
+            {"center": [515.0 + 30 * k, 440.0], "why": "dice touching: could not separate"} for k in range(5)
+        ],
+    }
     _, placed = places(crowded, (1296, 2304, 3))
     boxes = []
     for text, (left, bottom), _ in placed:
         (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * 1.44, 2)
         boxes.append((left, bottom - h, left + w, bottom + base))
     assert len(placed) >= 3  # of 11 circles 30 px apart: the rest are listed on the page
-    assert all(not (a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1)
-               for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    assert all(
+        not (a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1)
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+    )
     image = cv2.imread(str(DEV / "scene-00200.jpg"))
     marks, placed = places(reader.read(image), image.shape)
-    apart = [m.texts[0] for m in marks
-             if all(np.hypot(*np.subtract(m.center, o.center)) > 200 for o in marks if o is not m)]
+    apart = [
+        m.texts[0] for m in marks if all(np.hypot(*np.subtract(m.center, o.center)) > 200 for o in marks if o is not m)
+    ]
     assert apart and set(apart) <= {text for text, _, _ in placed}

@@ -16,12 +16,10 @@ DEV = Path(__file__).resolve().parents[2] / "bench" / "data" / "pieces" / "dev"
 
 @pytest.fixture(scope="module")
 def reader(tmp_path_factory):
-    import os
-
-    os.environ["COMPANION_MODELS"] = str(tmp_path_factory.mktemp("models"))
-    PieceReader.enroll(DEV / "enroll").save("dev")
-    yield PieceReader.load("dev")
-    os.environ.pop("COMPANION_MODELS")
+    with pytest.MonkeyPatch.context() as mp:  # the module's own models folder, undone after it
+        mp.setenv("COMPANION_MODELS", str(tmp_path_factory.mktemp("models")))
+        PieceReader.enroll(DEV / "enroll").save("dev")
+        yield PieceReader.load("dev")
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +34,15 @@ def test_grave_counts_are_right_or_flagged(reader, graves, board):
     for name, counts in truth["graves"].items():
         if reading["graves"][name] != counts:
             # never a silent error: a grave read wrong must hold an unreadable piece
-            assert any(cv2.pointPolygonTest(graves[name], tuple(u["center"]), False) >= 0 for u in reading["unreadable"]), name
+            assert any(
+                cv2.pointPolygonTest(graves[name], tuple(u["center"]), False) >= 0 for u in reading["unreadable"]
+            ), name
     assert reading["outside"] == {t: n for t, n in truth["outside"].items() if n}
     for overlap in truth["overlaps"]:
-        assert any(abs(u["center"][0] - overlap["center"][0]) < 80 and abs(u["center"][1] - overlap["center"][1]) < 80
-                   for u in reading["unreadable"]), "overlapping pieces are reported, not counted"
+        assert any(
+            abs(u["center"][0] - overlap["center"][0]) < 80 and abs(u["center"][1] - overlap["center"][1]) < 80
+            for u in reading["unreadable"]
+        ), "overlapping pieces are reported, not counted"
 
 
 def test_an_empty_board_counts_nothing(reader, graves):
@@ -56,17 +58,22 @@ def test_enrollment_needs_every_type(tmp_path):
         PieceReader.enroll(tmp_path / "enroll")
 
 
-@pytest.mark.parametrize("data, message", [
-    ({}, "maps each grave"),
-    ({"north": [[0, 0], [1, 1]]}, "at least 3"),
-    ({"north": {"aruco": [0, 1, 2]}}, "not seen"),
-    ([1, 2], "maps each grave"),
-    ({"north": [[0, 0], [float("inf"), 0], [5, 5]]}, "at least 3"),  # JSON's 1e400
-    ({"north": [[0, 0], [True, 0], [5, 5]]}, "at least 3"),
-    ({"north": [[0, 0], [10, 10], [20, 20]]}, "enclose no area"),
-    ({"north": [[10, 10], [50, 10], [50, 50]], "south": [[300, 300], [400, 300], [350, 400]]},
-     "'south' lies outside the 100x100 photo"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({}, "maps each grave"),
+        ({"north": [[0, 0], [1, 1]]}, "at least 3"),
+        ({"north": {"aruco": [0, 1, 2]}}, "not seen"),
+        ([1, 2], "maps each grave"),
+        ({"north": [[0, 0], [float("inf"), 0], [5, 5]]}, "at least 3"),  # JSON's 1e400
+        ({"north": [[0, 0], [True, 0], [5, 5]]}, "at least 3"),
+        ({"north": [[0, 0], [10, 10], [20, 20]]}, "enclose no area"),
+        (
+            {"north": [[10, 10], [50, 10], [50, 50]], "south": [[300, 300], [400, 300], [350, 400]]},
+            "'south' lies outside the 100x100 photo",
+        ),
+    ],
+)
 def test_bad_graves_files(data, message):
     with pytest.raises(BadInput, match=message):
         load_graves(data, np.zeros((100, 100, 3), np.uint8))
@@ -77,13 +84,15 @@ def test_graves_from_aruco_markers():
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     spots = {0: (50, 50), 1: (650, 50), 2: (650, 450), 3: (50, 450)}
     for marker_id, (x, y) in spots.items():
-        canvas[y:y + 100, x:x + 100] = cv2.aruco.generateImageMarker(dictionary, marker_id, 100)
+        canvas[y : y + 100, x : x + 100] = cv2.aruco.generateImageMarker(dictionary, marker_id, 100)
     graves = load_graves({"board": {"aruco": [0, 1, 2, 3]}}, cv2.cvtColor(canvas, cv2.COLOR_GRAY2BGR))
     assert cv2.pointPolygonTest(graves["board"], (400.0, 300.0), False) > 0
 
 
 def test_cli_pieces_read(run_cli, reader):
-    done = run_cli("pieces", "read", str(DEV / "board-00300.jpg"), "--set", "dev", "--graves", str(DEV / "graves.json"), "--json")
+    done = run_cli(
+        "pieces", "read", str(DEV / "board-00300.jpg"), "--set", "dev", "--graves", str(DEV / "graves.json"), "--json"
+    )
     assert done.returncode == 0, done.stderr
     reading = json.loads(done.stdout)
     assert set(reading) == {"graves", "outside", "unreadable", "ms"}
@@ -158,7 +167,7 @@ def test_a_shape_touching_the_photos_edge_is_marked():
     from companion.vision.pieces import shapes_in_mask
 
     mask = np.zeros((200, 300), np.uint8)
-    cv2.rectangle(mask, (0, 50), (40, 90), 255, -1)      # against the left edge
+    cv2.rectangle(mask, (0, 50), (40, 90), 255, -1)  # against the left edge
     cv2.rectangle(mask, (120, 80), (170, 120), 255, -1)  # in the middle
     found = sorted(shapes_in_mask(mask), key=lambda s: s.center[0])
     assert [s.at_border for s in found] == [True, False]
@@ -169,10 +178,13 @@ def test_a_piece_cut_by_the_photos_edge_is_flagged_so(reader, graves, board):
     truth = json.loads((DEV / f"{board}.json").read_text())
     image = cv2.imread(str(DEV / f"{board}.jpg"))
     piece = max(truth["pieces"], key=lambda p: p["center"][0])  # the rightmost piece, cut through its middle
-    cut = image[:, :int(piece["center"][0])]
+    cut = image[:, : int(piece["center"][0])]
     reading = reader.read(cut, graves)
-    near = [u for u in reading["unreadable"] if cut.shape[1] - u["center"][0] < 80
-            and abs(u["center"][1] - piece["center"][1]) < 80]
+    near = [
+        u
+        for u in reading["unreadable"]
+        if cut.shape[1] - u["center"][0] < 80 and abs(u["center"][1] - piece["center"][1]) < 80
+    ]
     assert near and all(u["why"] == "half outside the frame" for u in near)
 
 
@@ -236,8 +248,10 @@ def test_a_rib_comb_bigger_than_any_enrolled_but_with_its_gaps_closed_is_counted
     reading = reader.read(photo, graves)
     assert reading["graves"][grave] == truth["graves"][grave] and truth["graves"][grave]["ribs"] >= 1
     # flagged there: only the pair of pieces laid across each other on purpose (00306's south grave has one)
-    assert all(any(np.hypot(u["center"][0] - o["center"][0], u["center"][1] - o["center"][1]) < 80
-                   for o in truth["overlaps"]) for u in flags_in(reading, graves[grave]))
+    assert all(
+        any(np.hypot(u["center"][0] - o["center"][0], u["center"][1] - o["center"][1]) < 80 for o in truth["overlaps"])
+        for u in flags_in(reading, graves[grave])
+    )
 
 
 @pytest.mark.slow
@@ -275,8 +289,9 @@ def test_a_piece_joined_to_its_graves_outline_is_not_miscounted(reader, graves):
     assert reading["graves"]["north"] == truth["graves"]["north"] or flags_in(reading, graves["north"])
 
 
-@pytest.mark.parametrize("seed, grave", [(9123, "north"), (9311, "north"), (9536, "east"),
-                                         (9103, "west"), (9127, "south"), (9315, "north")])
+@pytest.mark.parametrize(
+    "seed, grave", [(9123, "north"), (9311, "north"), (9536, "east"), (9103, "west"), (9127, "south"), (9315, "north")]
+)
 @pytest.mark.slow
 def test_types_outlined_alike_are_told_apart_by_thickness(reader, graves, seed, grave):
     """An arm is a leg's shape, thinner; a skull's outline can come out like a pelvis's, thicker. Where the
@@ -323,8 +338,10 @@ def test_pieces_a_shadows_width_apart_are_read_apart(reader, graves, seed, grave
     assert not flags_in(reading, graves[grave])
 
 
-@pytest.mark.parametrize("seed, grave", [(8006, "east"), (12030, "south"), (9166, "south"), (9193, "east"),
-                                         (13037, "north"), (12016, "east")])
+@pytest.mark.parametrize(
+    "seed, grave",
+    [(8006, "east"), (12030, "south"), (9166, "south"), (9193, "east"), (13037, "north"), (12016, "east")],
+)
 @pytest.mark.slow
 def test_overlapping_pieces_measured_like_one_leg_are_flagged_by_their_outline(reader, graves, seed, grave):
     """Two limbs across each other whose union measures like one leg (size, elongation, moments, thickness)
@@ -355,8 +372,12 @@ def test_a_types_least_fit_is_as_strict_as_its_enrolled_pieces_agree(reader, mon
 
     assert reader.silhouettes.agreement("pelvis", 1) == 1.0
     assert reader._solid_fit("pelvis") == (1, AGREED_FIT)
-    mixed = Silhouettes(np.stack([reader.silhouettes.laid[reader.silhouettes.labels.index(kind)]
-                                  for kind in ("pelvis", "skull", "leg")]), ["pelvis"] * 3)
+    mixed = Silhouettes(
+        np.stack(
+            [reader.silhouettes.laid[reader.silhouettes.labels.index(kind)] for kind in ("pelvis", "skull", "leg")]
+        ),
+        ["pelvis"] * 3,
+    )
     assert mixed.agreement("pelvis", 1) < 0.9 and mixed.agreement("skull", 1) is None
     monkeypatch.setattr(reader, "silhouettes", mixed)
     assert reader._solid_fit("pelvis") == SOLID_FIT

@@ -42,9 +42,19 @@ def server(companion):
 @pytest.fixture(scope="module")
 def browser():
     with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run", "--disable-quic"])
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+            ],
+        )
         yield chromium
         chromium.close()
 
@@ -89,8 +99,10 @@ def test_players_level_on_points_are_named_apart_on_the_chart(server, page, comp
     """At the start every player is on 0: their names at the lines' ends were drawn on top of each other."""
     page.goto(server + "/kiosk")
     live(page)
-    boxes = [page.locator("[data-testid=chart] text").nth(k).bounding_box()
-             for k in range(page.locator("[data-testid=chart] text").count())]
+    boxes = [
+        page.locator("[data-testid=chart] text").nth(k).bounding_box()
+        for k in range(page.locator("[data-testid=chart] text").count())
+    ]
     assert len(boxes) == len(companion.table.state.players) >= 2
     for a, b in itertools.combinations(boxes, 2):
         assert a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5, (a, b)
@@ -99,9 +111,26 @@ def test_players_level_on_points_are_named_apart_on_the_chart(server, page, comp
 def test_turn_button_on_mock_pins_reaches_the_page(server, page, companion, pin_factory):
     page.goto(server + "/")
     live(page)
-    faces = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "left-lower-leg", "left-foot",
-             "right-upper-arm", "right-forearm", "right-hand", "right-thigh", "right-lower-leg", "right-foot",
-             "hat", "skull", "ribcage", "spine", "pelvis", "gravestone"]
+    faces = [
+        "left-upper-arm",
+        "left-forearm",
+        "left-hand",
+        "left-thigh",
+        "left-lower-leg",
+        "left-foot",
+        "right-upper-arm",
+        "right-forearm",
+        "right-hand",
+        "right-thigh",
+        "right-lower-leg",
+        "right-foot",
+        "hat",
+        "skull",
+        "ribcage",
+        "spine",
+        "pelvis",
+        "gravestone",
+    ]
     companion.table.dispatch({"type": "roll", "faces": faces})
     companion.table.dispatch({"type": "lay", "face": "skull"})
     advice = page.locator("[data-testid=advice]")

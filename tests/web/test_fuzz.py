@@ -5,19 +5,66 @@ FUZZ_EXAMPLES sets examples per endpoint (default 150; the issue 8 note reports 
 
 import os
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "150"))
-ENDPOINTS = ["/api/command", "/api/new-game", "/api/undo", "/api/button/turn", "/api/button/undertaker",
-             "/api/bones/throw", "/api/bones/name-die", "/api/sepulchre/override", "/api/login", "/api/pin"]
+ENDPOINTS = [
+    "/api/command",
+    "/api/new-game",
+    "/api/undo",
+    "/api/button/turn",
+    "/api/button/undertaker",
+    "/api/bones/throw",
+    "/api/bones/name-die",
+    "/api/sepulchre/override",
+    "/api/login",
+    "/api/pin",
+]
 
 FACES = ["skull", "hat", "gravestone", "left-hand", "ribcage", "pelvis"]
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 30), st.floats(allow_nan=False, allow_infinity=False),
-                    st.text(max_size=12), st.sampled_from(FACES + ["roll", "lay", "bury", "pay", "next_turn", "undo",
-                                                                   "stage_turn", "observe", "paint", "reveal"]))
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
-    st.sampled_from(["type", "faces", "face", "slot", "dice", "game", "setup", "players", "target", "graves",
-                     "scenario", "cell", "terrain", "rolls", "reason", "pin", "index"]), inner, max_size=5), max_leaves=15)
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 30),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
+    st.sampled_from(
+        FACES + ["roll", "lay", "bury", "pay", "next_turn", "undo", "stage_turn", "observe", "paint", "reveal"]
+    ),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "faces",
+                    "face",
+                    "slot",
+                    "dice",
+                    "game",
+                    "setup",
+                    "players",
+                    "target",
+                    "graves",
+                    "scenario",
+                    "cell",
+                    "terrain",
+                    "rolls",
+                    "reason",
+                    "pin",
+                    "index",
+                ]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
+    max_leaves=15,
+)
 
 
 def state_of(client):

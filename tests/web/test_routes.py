@@ -6,9 +6,26 @@ import pytest
 
 from companion.web.tomb import demo_stage
 
-PERFECT = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "left-lower-leg", "left-foot",
-           "right-upper-arm", "right-forearm", "right-hand", "right-thigh", "right-lower-leg", "right-foot",
-           "hat", "skull", "ribcage", "spine", "pelvis", "gravestone"]
+PERFECT = [
+    "left-upper-arm",
+    "left-forearm",
+    "left-hand",
+    "left-thigh",
+    "left-lower-leg",
+    "left-foot",
+    "right-upper-arm",
+    "right-forearm",
+    "right-hand",
+    "right-thigh",
+    "right-lower-leg",
+    "right-foot",
+    "hat",
+    "skull",
+    "ribcage",
+    "spine",
+    "pelvis",
+    "gravestone",
+]
 PHONE = {"REMOTE_ADDR": "192.0.2.7"}
 
 
@@ -52,20 +69,25 @@ def test_advice_for_the_dice_on_the_table(client, api):
     assert "bury" in advice["summary"] and advice["win"]["action"]["then"] == "bury"
 
 
-@pytest.mark.parametrize("body, status, message", [
-    ({"type": "lay", "face": "skull"}, 409, "no roll"),
-    ({"type": "dance"}, 400, "unknown Rolling Bones command"),
-    ({"type": "roll", "faces": ["skull"]}, 409, "must have 6 left"),
-    ({"type": "roll", "faces": "skull"}, 400, "list of face ids"),
-    ({"nothing": 1}, 400, '"type"'),
-])
+@pytest.mark.parametrize(
+    "body, status, message",
+    [
+        ({"type": "lay", "face": "skull"}, 409, "no roll"),
+        ({"type": "dance"}, 400, "unknown Rolling Bones command"),
+        ({"type": "roll", "faces": ["skull"]}, 409, "must have 6 left"),
+        ({"type": "roll", "faces": "skull"}, 400, "list of face ids"),
+        ({"nothing": 1}, 400, '"type"'),
+    ],
+)
 def test_refused_commands_answer_4xx_with_a_message(api, body, status, message):
     answer = api("/api/command", body)
     assert answer.status_code == status and message in answer.get_json()["error"]
 
 
 def test_body_that_is_not_json(client, api):
-    answer = client.post("/api/command", data="{oops", content_type="application/json", headers={"X-CSRF-Token": api.token})
+    answer = client.post(
+        "/api/command", data="{oops", content_type="application/json", headers={"X-CSRF-Token": api.token}
+    )
     assert answer.status_code == 400 and "JSON object" in answer.get_json()["error"]
 
 
@@ -78,11 +100,16 @@ def test_virtual_throw_and_undo(api, companion):
 
 
 def test_new_game_and_bad_setups(api):
-    assert api("/api/new-game", {"game": "rolling-bones", "setup": {"players": ["x", "y", "z"]}}).get_json()["players"] == ["x", "y", "z"]
+    assert api("/api/new-game", {"game": "rolling-bones", "setup": {"players": ["x", "y", "z"]}}).get_json()[
+        "players"
+    ] == ["x", "y", "z"]
     assert api("/api/new-game", {"game": "chess", "setup": {}}).status_code == 400
     answer = api("/api/new-game", {"game": "rolling-bones", "setup": {"players": ["solo"]}})
     assert answer.status_code == 400 and "at least 2" in answer.get_json()["error"]
-    answer = api("/api/new-game", {"game": "dark-tomb", "setup": {"scenario": {"map": ["..X"], "characters": [], "monsters": []}}})
+    answer = api(
+        "/api/new-game",
+        {"game": "dark-tomb", "setup": {"scenario": {"map": ["..X"], "characters": [], "monsters": []}}},
+    )
     assert answer.status_code == 400 and "row 0, column 2" in answer.get_json()["error"]
 
 
@@ -105,7 +132,9 @@ def test_dark_tomb_round(api, client):
     assert state["scenario"]["map"][5][13] == "."
     assert api("/api/command", {"type": "reveal", "cell": [1, 1]}).status_code == 409
     assert api("/api/command", {"type": "paint", "cell": [99, 1], "terrain": "#"}).status_code == 400
-    assert api("/api/command", {"type": "paint", "cell": [1, 1], "terrain": "#"}).status_code == 400  # brienne stands there
+    assert (
+        api("/api/command", {"type": "paint", "cell": [1, 1], "terrain": "#"}).status_code == 400
+    )  # brienne stands there
     assert api("/api/command", {"type": "stage_turn", "rolls": [0]}).status_code in (400, 409)
     assert client.get("/api/tomb/demo-stage").get_json()["map"]
 
@@ -126,7 +155,10 @@ def test_pin_set_on_the_pi_then_phone_logs_in(companion, api):
     assert api("/api/pin", {"pin": "2468"}).status_code == 200
     phone = companion.app.test_client()
     token = phone.get("/api/state", environ_base=PHONE).get_json()["csrf"]
-    post = lambda path, body: phone.post(path, json=body, headers={"X-CSRF-Token": token}, environ_base=PHONE)
+
+    def post(path, body):
+        return phone.post(path, json=body, headers={"X-CSRF-Token": token}, environ_base=PHONE)
+
     assert post("/api/login", {"pin": "0000"}).status_code == 403
     assert post("/api/pin", {"pin": "9999"}).status_code == 403
     assert post("/api/login", {"pin": "2468"}).status_code == 200

@@ -7,8 +7,8 @@ to reading order (smaller y, then smaller x).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
 from .grid import Cell, reading_order
 from .paths import distances
@@ -43,9 +43,16 @@ class Activation:
     why: str = ""
 
     def to_json(self) -> dict:
-        return {"monster": self.monster, "from": list(self.start), "to": list(self.end), "focus": self.focus,
-                "modifier": self.modifier, "attacks": [a.to_json() for a in self.attacks],
-                "fled_to": list(self.fled_to) if self.fled_to else None, "why": self.why}
+        return {
+            "monster": self.monster,
+            "from": list(self.start),
+            "to": list(self.end),
+            "focus": self.focus,
+            "modifier": self.modifier,
+            "attacks": [a.to_json() for a in self.attacks],
+            "fled_to": list(self.fled_to) if self.fled_to else None,
+            "why": self.why,
+        }
 
 
 class Board:
@@ -107,8 +114,7 @@ def activate(board: Board, monster_id: str, d20: Callable[[], int]) -> Activatio
             left = distances(attack_cells[focus.id], crossable, until=reachable)
             end = pick(list(reachable), lambda c: left.get(c, math.inf), lambda c: steps[c])
             too_close = reach.within_max(attack, end, focus.pos) and not reach.in_range(attack, end, focus.pos)
-            act.why = (f"{focus.id} is {need[focus.id]} steps from an attack spot (nearest), "
-                       f"out of reach this turn")
+            act.why = f"{focus.id} is {need[focus.id]} steps from an attack spot (nearest), out of reach this turn"
     else:
         # Blocked, too close: no attack spot can ever be reached, yet a target is closer than min.
         close = [t for t in targets if any(reach.within_max(attack, c, t.pos) for c in reachable)]
@@ -129,7 +135,9 @@ def activate(board: Board, monster_id: str, d20: Callable[[], int]) -> Activatio
 
     if too_close:
         act.modifier = attack.modifier - 1
-        act.why += f"; attacks at range {reach.range(attack, end, focus.pos):g} (under its minimum {attack.min_range}) at -1"
+        act.why += (
+            f"; attacks at range {reach.range(attack, end, focus.pos):g} (under its minimum {attack.min_range}) at -1"
+        )
         victims = [focus] + others_in_range(end, focus)
     elif reach.in_range(attack, end, focus.pos):
         act.why += f" to reach range {reach.range(attack, end, focus.pos):g}"
@@ -166,7 +174,9 @@ def _attack(board: Board, monster_id: str, victims: list[Character], act: Activa
         damage = me.attack.damage + (1 if roll == 20 else 0) if hit else 0
         board.characters[target.id] = replace(target, hp=target.hp - damage)
         act.attacks.append(AttackRoll(target.id, roll, total, hit, damage))
-        act.why += f"; rolled {roll}{act.modifier:+d}={total} vs {target.id} {'hit for ' + str(damage) if hit else 'miss'}"
+        act.why += (
+            f"; rolled {roll}{act.modifier:+d}={total} vs {target.id} {'hit for ' + str(damage) if hit else 'miss'}"
+        )
     if not board.monsters[monster_id].alive:
         act.why += "; it is defeated"
     return flee

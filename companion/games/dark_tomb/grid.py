@@ -10,8 +10,15 @@ from ...errors import BadInput
 Cell = tuple[int, int]  # (x, y): column from the left, row from the top
 
 GROUND, WALL, OBSTACLE, WATER, GATE_CLOSED, GATE_OPEN, FACE_DOWN = ".", "#", "O", "~", "G", "g", "?"
-TERRAIN_NAMES = {GROUND: "ground", WALL: "wall", OBSTACLE: "obstacle", WATER: "water",
-                 GATE_CLOSED: "closed gate", GATE_OPEN: "open gate", FACE_DOWN: "face-down tile"}
+TERRAIN_NAMES = {
+    GROUND: "ground",
+    WALL: "wall",
+    OBSTACLE: "obstacle",
+    WATER: "water",
+    GATE_CLOSED: "closed gate",
+    GATE_OPEN: "open gate",
+    FACE_DOWN: "face-down tile",
+}
 MONSTER_WALKS = frozenset({GROUND, WATER, GATE_OPEN})
 CHARACTER_WALKS = frozenset({GROUND, WATER, GATE_OPEN})  # water needs boards; the table vouches for that
 BLOCKS_SIGHT = frozenset({WALL, GATE_CLOSED, FACE_DOWN})
@@ -27,7 +34,7 @@ class Grid:
     rows: tuple[str, ...]
 
     @classmethod
-    def parse(cls, data: object) -> "Grid":
+    def parse(cls, data: object) -> Grid:
         if not isinstance(data, list) or not data or not all(isinstance(r, str) for r in data):
             raise BadInput("map must be a non-empty list of strings")
         for y, row in enumerate(data):
@@ -56,22 +63,25 @@ class Grid:
 
     @cached_property
     def sight_blockers(self) -> frozenset[Cell]:
-        return frozenset((x, y) for y in range(self.height) for x in range(self.width)
-                         if self.terrain((x, y)) in BLOCKS_SIGHT)
+        return frozenset(
+            (x, y) for y in range(self.height) for x in range(self.width) if self.terrain((x, y)) in BLOCKS_SIGHT
+        )
 
     @cached_property
     def sight_floor(self) -> frozenset[Cell]:
         """Cells attacks pass through (a corner attack's paths)."""
-        return frozenset((x, y) for y in range(self.height) for x in range(self.width)
-                         if self.terrain((x, y)) not in BLOCKS_SIGHT)
+        return frozenset(
+            (x, y) for y in range(self.height) for x in range(self.width) if self.terrain((x, y)) not in BLOCKS_SIGHT
+        )
 
     def blocks_sight(self, cell: Cell) -> bool:
         return not self.inside(cell) or cell in self.sight_blockers
 
     @cached_property
     def monster_floor(self) -> frozenset[Cell]:
-        return frozenset((x, y) for y in range(self.height) for x in range(self.width)
-                         if self.terrain((x, y)) in MONSTER_WALKS)
+        return frozenset(
+            (x, y) for y in range(self.height) for x in range(self.width) if self.terrain((x, y)) in MONSTER_WALKS
+        )
 
     def face_down_left(self) -> int:
         return sum(row.count(FACE_DOWN) for row in self.rows)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Collection, Container, Iterable
+from collections.abc import Collection, Container, Iterable
 
 from .grid import Cell
 
 
-def distances(starts: Iterable[Cell], crossable: Container[Cell], limit: int | None = None,
-              until: Collection[Cell] | None = None) -> dict[Cell, int]:
+def distances(
+    starts: Iterable[Cell], crossable: Container[Cell], limit: int | None = None, until: Collection[Cell] | None = None
+) -> dict[Cell, int]:
     """Fewest orthogonal steps from any start to every cell reachable through crossable cells.
 
     ``limit`` stops at that many steps; ``until`` stops once every one of those

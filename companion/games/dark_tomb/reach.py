@@ -52,8 +52,12 @@ class Reach:
         if attack.kind == "corner":
             return list(self._corner_from(target, attack.max_range))
         tx, ty, r = target[0], target[1], attack.max_range
-        return [(tx + dx, ty + dy) for dx in range(-r, r + 1) for dy in range(-(r - abs(dx)), r - abs(dx) + 1)
-                if self.grid.inside((tx + dx, ty + dy))]
+        return [
+            (tx + dx, ty + dy)
+            for dx in range(-r, r + 1)
+            for dy in range(-(r - abs(dx)), r - abs(dx) + 1)
+            if self.grid.inside((tx + dx, ty + dy))
+        ]
 
     def attack_cells(self, attack: Attack, target: Cell) -> set[Cell]:
         return {c for c in self.cells_around(attack, target) if self.in_range(attack, c, target)}

@@ -64,24 +64,38 @@ class DarkTombRules:
             return replace(state, current=0, stage_done=False, round=state.round + 1)
         return replace(state, current=state.current + 1)
 
-    def _stage_turn(self, state: TombState, command: dict[str, Any], rng: random.Random) -> tuple[TombState, dict[str, Any]]:
+    def _stage_turn(
+        self, state: TombState, command: dict[str, Any], rng: random.Random
+    ) -> tuple[TombState, dict[str, Any]]:
         if state.whose_turn != STAGE:
             raise IllegalPlay(f"it is {state.whose_turn}'s turn; the Stage plays after the last character")
         if state.stage_done:
             raise IllegalPlay("the Stage turn of this round has been run: press TURN")
         entered = command.get("rolls", [])
-        if not isinstance(entered, list) or not all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= 20 for r in entered):
+        if not isinstance(entered, list) or not all(
+            isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= 20 for r in entered
+        ):
             raise BadInput("rolls must be a list of d20 results, 1-20")
         turn = run_stage_turn(replace(state.scenario, rolls=tuple(entered)), rng)
         assert turn.after is not None
         after = replace(turn.after, rolls=())
         # The Stage turn ends the round for whoever is still standing.
-        new = replace(state, scenario=after, stage_done=True, last_turn=turn.to_json(), current=len([c for c in after.characters if c.alive]))
+        new = replace(
+            state,
+            scenario=after,
+            stage_done=True,
+            last_turn=turn.to_json(),
+            current=len([c for c in after.characters if c.alive]),
+        )
         return new, {"type": "stage_turn", "rolls": turn.rolled}
 
     def _paint(self, state: TombState, command: dict[str, Any]) -> TombState:
         cell = command.get("cell")
-        if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
+        if not (
+            isinstance(cell, list)
+            and len(cell) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
+        ):
             raise BadInput("cell must be [x, y]")
         x, y = cell
         grid = state.scenario.grid
@@ -93,7 +107,7 @@ class DarkTombRules:
         if command["type"] == "reveal" and grid.terrain((x, y)) != FACE_DOWN:
             raise IllegalPlay(f"[{x}, {y}] is not a face-down tile")
         rows = [row.ljust(grid.width, FACE_DOWN) for row in grid.rows]
-        rows[y] = rows[y][:x] + terrain + rows[y][x + 1:]
+        rows[y] = rows[y][:x] + terrain + rows[y][x + 1 :]
         scenario = replace(state.scenario, grid=Grid.parse(rows))
         scenario.check_board()
         return replace(state, scenario=scenario)
@@ -114,6 +128,13 @@ class DarkTombRules:
     def view(self, state: TombState) -> dict[str, Any]:
         scenario = state.scenario.to_json()
         scenario.pop("rolls")
-        return {"scenario": scenario, "order": state.order, "whose_turn": state.whose_turn,
-                "stage_done": state.stage_done, "round": state.round, "last_turn": state.last_turn,
-                "width": state.scenario.grid.width, "height": state.scenario.grid.height}
+        return {
+            "scenario": scenario,
+            "order": state.order,
+            "whose_turn": state.whose_turn,
+            "stage_done": state.stage_done,
+            "round": state.round,
+            "last_turn": state.last_turn,
+            "width": state.scenario.grid.width,
+            "height": state.scenario.grid.height,
+        }

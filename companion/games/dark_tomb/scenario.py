@@ -63,7 +63,7 @@ class Scenario:
     rolls: tuple[int, ...] = field(default=())
 
     @classmethod
-    def from_json(cls, data: Any) -> "Scenario":
+    def from_json(cls, data: Any) -> Scenario:
         if not isinstance(data, dict):
             raise BadInput("a scenario is a JSON object with map, characters and monsters")
         if "map" not in data:
@@ -105,21 +105,47 @@ class Scenario:
     def to_json(self) -> dict[str, Any]:
         return {
             "map": list(self.grid.rows),
-            "characters": [{"id": c.id, "pos": list(c.pos), "hp": c.hp, "max_hp": c.max_hp, "armor": c.armor,
-                            "shield": c.shield, "stealth": c.stealth} for c in self.characters],
-            "monsters": [{"id": m.id, "pos": list(m.pos), "hp": m.hp, "move": m.move, "armor": m.armor,
-                          "revealed": m.revealed,
-                          "attack": {"modifier": m.attack.modifier, "range": [m.attack.min_range, m.attack.max_range],
-                                     "damage": m.attack.damage, "kind": m.attack.kind, "targets": m.attack.targets}}
-                         for m in self.monsters],
+            "characters": [
+                {
+                    "id": c.id,
+                    "pos": list(c.pos),
+                    "hp": c.hp,
+                    "max_hp": c.max_hp,
+                    "armor": c.armor,
+                    "shield": c.shield,
+                    "stealth": c.stealth,
+                }
+                for c in self.characters
+            ],
+            "monsters": [
+                {
+                    "id": m.id,
+                    "pos": list(m.pos),
+                    "hp": m.hp,
+                    "move": m.move,
+                    "armor": m.armor,
+                    "revealed": m.revealed,
+                    "attack": {
+                        "modifier": m.attack.modifier,
+                        "range": [m.attack.min_range, m.attack.max_range],
+                        "damage": m.attack.damage,
+                        "kind": m.attack.kind,
+                        "targets": m.attack.targets,
+                    },
+                }
+                for m in self.monsters
+            ],
             "rolls": list(self.rolls),
         }
 
-    def with_pieces(self, characters: tuple[Character, ...], monsters: tuple[Monster, ...], rolls: tuple[int, ...]) -> "Scenario":
+    def with_pieces(
+        self, characters: tuple[Character, ...], monsters: tuple[Monster, ...], rolls: tuple[int, ...]
+    ) -> Scenario:
         return replace(self, characters=characters, monsters=monsters, rolls=rolls)
 
 
 # -- field readers: each names the field it refuses -------------------------------------
+
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -176,28 +202,46 @@ def _bool(obj: dict, key: str, where: str, default: bool) -> bool:
 def _character(obj: Any, where: str) -> Character:
     ident = _id(obj, where)
     hp = _int(obj, "hp", where)
-    return Character(ident, _pos(obj, where), hp, _int(obj, "max_hp", where, hp), _int(obj, "armor", where),
-                     _int(obj, "shield", where, 0, low=0), _bool(obj, "stealth", where, False))
+    return Character(
+        ident,
+        _pos(obj, where),
+        hp,
+        _int(obj, "max_hp", where, hp),
+        _int(obj, "armor", where),
+        _int(obj, "shield", where, 0, low=0),
+        _bool(obj, "stealth", where, False),
+    )
 
 
 def _monster(obj: Any, where: str) -> Monster:
     ident = _id(obj, where)
-    return Monster(ident, _pos(obj, where), _int(obj, "hp", where), _int(obj, "move", where, low=0),
-                   _attack(_field(obj, "attack", where), f"{where}.attack"), _int(obj, "armor", where, 0),
-                   _bool(obj, "revealed", where, True))
+    return Monster(
+        ident,
+        _pos(obj, where),
+        _int(obj, "hp", where),
+        _int(obj, "move", where, low=0),
+        _attack(_field(obj, "attack", where), f"{where}.attack"),
+        _int(obj, "armor", where, 0),
+        _bool(obj, "revealed", where, True),
+    )
 
 
 def _attack(obj: Any, where: str) -> Attack:
     if not isinstance(obj, dict):
         raise BadInput(f"{where} must be a JSON object")
     span = _field(obj, "range", where)
-    if not (isinstance(span, list) and len(span) == 2 and all(_is_int(v) for v in span)
-            and 0 <= span[0] <= span[1] and span[1] >= 1):
+    if not (
+        isinstance(span, list)
+        and len(span) == 2
+        and all(_is_int(v) for v in span)
+        and 0 <= span[0] <= span[1]
+        and span[1] >= 1
+    ):
         raise BadInput(f"{where}.range must be [min, max] with 0 <= min <= max and max >= 1, not {span!r}")
     kind = obj.get("kind", "line")
     if kind not in ATTACK_KINDS:
         raise BadInput(f"{where}.kind must be one of {', '.join(ATTACK_KINDS)}, not {kind!r}")
     targets = obj.get("targets", 1)
     if targets != ALL and not (_is_int(targets) and targets >= 1):
-        raise BadInput(f"{where}.targets must be a count of at least 1 or \"all\", not {targets!r}")
+        raise BadInput(f'{where}.targets must be a count of at least 1 or "all", not {targets!r}')
     return Attack(_int(obj, "modifier", where), span[0], span[1], _int(obj, "damage", where, low=0), kind, targets)

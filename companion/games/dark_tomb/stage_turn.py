@@ -58,10 +58,12 @@ class StageTurn:
         return {
             "seismic": {"roll": self.seismic_roll, "quake": self.quake},
             "activations": [a.to_json() for a in self.activations],
-            "characters": [{"id": c.id, "pos": list(c.pos), "hp": c.hp, "defeated": not c.alive}
-                           for c in self.after.characters],
-            "monsters": [{"id": m.id, "pos": list(m.pos), "hp": m.hp, "defeated": not m.alive}
-                         for m in self.after.monsters],
+            "characters": [
+                {"id": c.id, "pos": list(c.pos), "hp": c.hp, "defeated": not c.alive} for c in self.after.characters
+            ],
+            "monsters": [
+                {"id": m.id, "pos": list(m.pos), "hp": m.hp, "defeated": not m.alive} for m in self.after.monsters
+            ],
             "stage_complete": self.stage_complete,
             "party_defeated": self.party_defeated,
         }

@@ -22,7 +22,9 @@ def ascii_map(scenario: Scenario) -> str:
 
 
 def report(before: Scenario, turn: StageTurn) -> str:
-    lines = [f"Seismic d20: {turn.seismic_roll}" + (" - QUAKE: every character takes 1 damage" if turn.quake else " - calm")]
+    lines = [
+        f"Seismic d20: {turn.seismic_roll}" + (" - QUAKE: every character takes 1 damage" if turn.quake else " - calm")
+    ]
     for act in turn.activations:
         lines.append(f"{act.monster}: {list(act.start)} -> {list(act.end)}. {act.why}.")
     assert turn.after is not None

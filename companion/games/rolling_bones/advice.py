@@ -45,12 +45,18 @@ class Play:
         return "bury" if self.bury else ("roll" if self.pay is not None else "lose")
 
     def to_json(self) -> dict:
-        return {"lay": [{"face": f, "slot": s} for f, s in self.lay], "then": self.then,
-                "take_hat": self.take_hat, "pay": list(self.pay) if self.pay is not None else None,
-                "expected": round(self.value, 4)}
+        return {
+            "lay": [{"face": f, "slot": s} for f, s in self.lay],
+            "then": self.then,
+            "take_hat": self.take_hat,
+            "pay": list(self.pay) if self.pay is not None else None,
+            "expected": round(self.value, 4),
+        }
 
 
-def advise(advisor: Advisor, layout: Layout, roll: list[str], next_cost: int, lay_done: bool = False) -> tuple[list[Play], bool]:
+def advise(
+    advisor: Advisor, layout: Layout, roll: list[str], next_cost: int, lay_done: bool = False
+) -> tuple[list[Play], bool]:
     """Every play considered for ``roll`` (the dice not laid, as thrown), best first, and whether
     the values are exact. ``next_cost`` is the cost of the next post-op roll (1 after the pre-op);
     ``lay_done``: a die of this post-op roll is already laid, so nothing more must be."""
@@ -145,14 +151,20 @@ def parse_state(data: Any) -> TurnState:
             raise BadInput(f"the roll shows {n} {kind} dice; there are only {DICE_PER_KIND}")
     if "dice" in data:
         dice = data["dice"]
-        if not isinstance(dice, dict) or set(dice) - set(KINDS) or not all(isinstance(v, int) and not isinstance(v, bool) for v in dice.values()):
+        if (
+            not isinstance(dice, dict)
+            or set(dice) - set(KINDS)
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in dice.values())
+        ):
             raise BadInput('dice must map "left", "right" and "center" to numbers of dice')
         for kind in KINDS:
             if dice.get(kind, 0) != counts[kind]:
                 raise BadInput(f"dice says {dice.get(kind, 0)} {kind} not laid, but the roll shows {counts[kind]}")
     accounted = len(layout.slots) + layout.hat + len(roll) + post_op * (post_op - 1) // 2
     if accounted > DICE_TOTAL:
-        raise BadInput(f"this state needs {accounted} dice (laid, paid for {post_op - 1} post-op rolls, and rolled); there are {DICE_TOTAL}")
+        raise BadInput(
+            f"this state needs {accounted} dice (laid, paid for {post_op - 1} post-op rolls, and rolled); there are {DICE_TOTAL}"
+        )
     if not roll:
         raise BadInput("the roll is empty: there is nothing to advise on")
     score = _whole(data, "score", None)
@@ -198,7 +210,9 @@ def advice_for(state: TurnState, advisor: Advisor, throws: int | None = None, wi
         plays, exact = weigh(COARSE)
         coarse = True
     result: dict[str, Any] = {
-        "action": plays[0].to_json(), "expected": round(plays[0].value, 4), "exact": exact,
+        "action": plays[0].to_json(),
+        "expected": round(plays[0].value, 4),
+        "exact": exact,
         "options": [p.to_json() for p in plays[:SHOWN_OPTIONS]],
     }
     summary = describe(plays) + (" (a quick estimate)" if coarse else "")
@@ -213,9 +227,15 @@ def advice_for(state: TurnState, advisor: Advisor, throws: int | None = None, wi
         if state.score < state.target and leader < state.target:
             try:
                 with budget(advisor, throws):  # rollouts ask the points search: off its memo it may run long
-                    win_plays, method = weigh_for_the_win(state.layout, list(state.roll), state.post_op, state.lay_done,
-                                                          win_utility(state.score, leader, state.target), plays,
-                                                          advisor)
+                    win_plays, method = weigh_for_the_win(
+                        state.layout,
+                        list(state.roll),
+                        state.post_op,
+                        state.lay_done,
+                        win_utility(state.score, leader, state.target),
+                        plays,
+                        advisor,
+                    )
             except SearchTooLong:
                 result["win_skipped"] = "the win-chance search ran too long for the page"
         if win_plays:
@@ -245,13 +265,22 @@ def state_of_match(match: Any) -> TurnState | None:
     if turn.phase != "lay" or not turn.loose:
         return None
     others = [s for i, s in enumerate(match.scores) if i != match.current]
-    return TurnState(turn.layout, tuple(turn.loose), turn.next_cost, match.scores[match.current], tuple(others),
-                     match.target, lay_done=bool(turn.post_ops and turn.laid_this_roll))
+    return TurnState(
+        turn.layout,
+        tuple(turn.loose),
+        turn.next_cost,
+        match.scores[match.current],
+        tuple(others),
+        match.target,
+        lay_done=bool(turn.post_ops and turn.laid_this_roll),
+    )
 
 
 def describe(plays: list[Play], unit: str = "points expected") -> str:
     best = plays[0]
-    names = ["the hat" if face == "hat" else face if face == slot else f"{face} wrong in {slot}" for face, slot in best.lay]
+    names = [
+        "the hat" if face == "hat" else face if face == slot else f"{face} wrong in {slot}" for face, slot in best.lay
+    ]
     bones = [n for n in names if n != "the hat"]
     if len(bones) > 5:  # a line a player can read at a glance; the JSON lists every die
         names = [f"all {len(bones)} fitting bones"] + (["the hat"] if "the hat" in names else [])

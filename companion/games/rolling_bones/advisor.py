@@ -30,14 +30,25 @@ the game (``win_utility``, from ``win.py``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable
 
 from .memo import MemoTable, state_code
-from .skeleton_masks import (KIND_MASK, KINDS, SKULL, bits, canonical, dice_used, grow, is_connected_mask,
-                             mask_score, open_mask, pieces_of)
+from .skeleton_masks import (
+    KIND_MASK,
+    KINDS,
+    SKULL,
+    bits,
+    canonical,
+    dice_used,
+    grow,
+    is_connected_mask,
+    mask_score,
+    open_mask,
+    pieces_of,
+)
 from .throws import Throw, throw_outcomes
 
 MAX_OUTCOMES = 200
@@ -75,7 +86,7 @@ def bone_choices(filled: int, shown: int, max_full: int) -> tuple[tuple[tuple[in
     """Sets of shown bones that may be laid together (each with the dice it uses by kind), and
     whether that is every legal set. Past ``MAX_FULL_LAYS`` layable bones only whole kinds are
     laid or kept (the documented approximation)."""
-    pieces = ([grow(filled, shown)] if filled else pieces_of(shown))
+    pieces = [grow(filled, shown)] if filled else pieces_of(shown)
     choices = {0}
     complete = True
     for piece in pieces:
@@ -170,7 +181,9 @@ class Advisor:
         return self.utility(0)
 
     # V before a throw of ``counts`` dice; ``post_ops`` counts post-op rolls including this one.
-    def before_throw(self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int], post_ops: int) -> tuple[float, bool]:
+    def before_throw(
+        self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int], post_ops: int
+    ) -> tuple[float, bool]:
         if self.throws_left is not None:
             # A node is stored only once its whole subtree is done, so stopping leaves the memo right.
             self.throws_left -= 1
@@ -205,7 +218,11 @@ class Advisor:
         only when something else could be laid."""
         if not throw.grave:
             return self.lost
-        reach = grow(filled, throw.bones) if filled else max(pieces_of(throw.bones) or [0], key=lambda m: mask_score(m, 0, False))
+        reach = (
+            grow(filled, throw.bones)
+            if filled
+            else max(pieces_of(throw.bones) or [0], key=lambda m: mask_score(m, 0, False))
+        )
         now = filled | reach
         best = self.utility(mask_score(now, wrong, hat))
         can_hat = throw.hat and not hat and now & SKULL and not wrong & SKULL
@@ -217,8 +234,9 @@ class Advisor:
 
     # V with ``counts`` dice in hand after laying; the next post-op roll costs ``cost``.
     # A hat laid from this throw stays (taking it back would be not laying it: ``hat_laid_now``).
-    def after_lay(self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int],
-                  cost: int, hat_laid_now: bool = False) -> tuple[float, bool, tuple[bool, tuple[int, int, int]] | None]:
+    def after_lay(
+        self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int], cost: int, hat_laid_now: bool = False
+    ) -> tuple[float, bool, tuple[bool, tuple[int, int, int]] | None]:
         state = canonical(filled, wrong, counts)
         flip = state != (filled, wrong, counts)  # the memo holds the mirror: its left pays are our right
         key = (state, hat, cost, hat_laid_now)
@@ -228,12 +246,14 @@ class Advisor:
         if hit is not None:
             return _flipped(hit) if flip else hit
         best, exact, choice = self.lost, True, None
-        for take_hat in ((False, True) if hat and not hat_laid_now else (False,)):
+        for take_hat in (False, True) if hat and not hat_laid_now else (False,):
             hand = (counts[0], counts[1], counts[2] + (1 if take_hat else 0))
             if sum(hand) - cost < 1:
                 continue
             for pay in _payments(hand, cost):
-                value, ok = self.before_throw(filled, wrong, hat and not take_hat, (hand[0] - pay[0], hand[1] - pay[1], hand[2] - pay[2]), cost)
+                value, ok = self.before_throw(
+                    filled, wrong, hat and not take_hat, (hand[0] - pay[0], hand[1] - pay[1], hand[2] - pay[2]), cost
+                )
                 exact = exact and ok
                 if choice is None or value > best:
                     best, choice = value, (take_hat, pay)
@@ -241,24 +261,51 @@ class Advisor:
         self._post[key] = _flipped(result) if flip else result
         return result
 
-    def _best(self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int], post_ops: int, throw: Throw,
-              max_full: int) -> tuple[float, bool]:
+    def _best(
+        self,
+        filled: int,
+        wrong: int,
+        hat: bool,
+        counts: tuple[int, int, int],
+        post_ops: int,
+        throw: Throw,
+        max_full: int,
+    ) -> tuple[float, bool]:
         best, exact, _ = self._plays(filled, wrong, hat, counts, post_ops, throw, max_full, None)
         return best, exact
 
-    def options(self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int], post_ops: int,
-                throw: Throw, lay_done: bool = False) -> tuple[list[Option], bool]:
+    def options(
+        self,
+        filled: int,
+        wrong: int,
+        hat: bool,
+        counts: tuple[int, int, int],
+        post_ops: int,
+        throw: Throw,
+        lay_done: bool = False,
+    ) -> tuple[list[Option], bool]:
         """Every play considered for ``throw``, best first, and whether every value is exact."""
         found: list[Option] = []
         # A big throw has dice to spare: as inside the search, every fitting bone is laid.
         max_full = self.max_full_lays if sum(counts) <= self.big_throw else 0
-        _, exact, _ = self._plays(filled, wrong, hat, counts, post_ops, throw, max_full, found,
-                                  forced=Lay() if lay_done else None)
+        _, exact, _ = self._plays(
+            filled, wrong, hat, counts, post_ops, throw, max_full, found, forced=Lay() if lay_done else None
+        )
         found.sort(key=lambda o: -o.value)
         return found, exact
 
-    def _plays(self, filled: int, wrong: int, hat: bool, counts: tuple[int, int, int], post_ops: int, throw: Throw,
-               max_full: int, found: list[Option] | None, forced: Lay | None = None) -> tuple[float, bool, bool]:
+    def _plays(
+        self,
+        filled: int,
+        wrong: int,
+        hat: bool,
+        counts: tuple[int, int, int],
+        post_ops: int,
+        throw: Throw,
+        max_full: int,
+        found: list[Option] | None,
+        forced: Lay | None = None,
+    ) -> tuple[float, bool, bool]:
         """Value every play of ``throw``; list them in ``found`` when given. Returns the best
         value, whether it is exact, and whether any play was possible."""
         must_lay = post_ops > 0 and forced is None
@@ -267,10 +314,10 @@ class Advisor:
         if not exact and counts[2]:
             choices = keeping_a_centre_die(filled, choices, counts[2])
         can_hat = throw.hat and not hat and not wrong & SKULL
-        l, r, c = counts
+        l, r, c = counts  # noqa: E741 - the left, right and centre dice in hand
         for bones, (ul, ur, uc) in choices:
             now = filled | bones
-            for lay_hat in ((False, True) if can_hat and now & SKULL else (False,)):
+            for lay_hat in (False, True) if can_hat and now & SKULL else (False,):
                 hatted = hat or lay_hat
                 if throw.grave:
                     v = self.utility(mask_score(now, wrong, hatted))
@@ -281,7 +328,9 @@ class Advisor:
                     any_play = True
                 if must_lay and not bones and not lay_hat:
                     continue
-                v, ok, choice = self.after_lay(now, wrong, hatted, (l - ul, r - ur, c - uc - lay_hat), post_ops + 1, lay_hat)
+                v, ok, choice = self.after_lay(
+                    now, wrong, hatted, (l - ul, r - ur, c - uc - lay_hat), post_ops + 1, lay_hat
+                )
                 exact = exact and ok
                 if found is not None:
                     take, pay = choice if choice else (False, None)
@@ -297,6 +346,7 @@ class Advisor:
             for kind in range(3):
                 if not counts[kind] or not throw.has_bone(kind):
                     continue
+                sources: list[tuple[int | None, int]]
                 if throw.other[kind]:
                     sources = [(None, throw.bones)]
                 else:
@@ -304,12 +354,25 @@ class Advisor:
                 hand = (l - (kind == 0), r - (kind == 1), c - (kind == 2))
                 for face, rest in sources:
                     for slot in bits(open_mask(filled)):
-                        if face is not None and counts[kind] > 1 and grow(filled | 1 << slot, rest | 1 << face) >> face & 1:
+                        if (
+                            face is not None
+                            and counts[kind] > 1
+                            and grow(filled | 1 << slot, rest | 1 << face) >> face & 1
+                        ):
                             exact = False  # a twin of the given-up face could have followed it
                         lay = Lay(wrong_slot=slot, wrong_kind=kind, wrong_face=face)
                         after = Throw(rest & ~(1 << slot), throw.other, throw.hat, throw.grave)
-                        v, ok, _ = self._plays(filled | 1 << slot, wrong | 1 << slot, hat, hand, post_ops, after,
-                                               max_full, found, forced=lay)
+                        v, ok, _ = self._plays(
+                            filled | 1 << slot,
+                            wrong | 1 << slot,
+                            hat,
+                            hand,
+                            post_ops,
+                            after,
+                            max_full,
+                            found,
+                            forced=lay,
+                        )
                         exact = exact and ok
                         if not any_play or v > best:
                             best = v

@@ -12,12 +12,24 @@ GRAVESTONE = "gravestone"
 
 # face id -> (kind, printed number), per rules/rolling-bones.md
 FACES: dict[str, tuple[str, int]] = {
-    "left-upper-arm": (LEFT, 1), "left-forearm": (LEFT, 2), "left-hand": (LEFT, 3),
-    "left-thigh": (LEFT, 3), "left-lower-leg": (LEFT, 4), "left-foot": (LEFT, 5),
-    "right-upper-arm": (RIGHT, 1), "right-forearm": (RIGHT, 2), "right-hand": (RIGHT, 3),
-    "right-thigh": (RIGHT, 3), "right-lower-leg": (RIGHT, 4), "right-foot": (RIGHT, 5),
-    HAT: (CENTER, 0), "skull": (CENTER, 1), "ribcage": (CENTER, 2),
-    "spine": (CENTER, 3), "pelvis": (CENTER, 4), GRAVESTONE: (CENTER, 5),
+    "left-upper-arm": (LEFT, 1),
+    "left-forearm": (LEFT, 2),
+    "left-hand": (LEFT, 3),
+    "left-thigh": (LEFT, 3),
+    "left-lower-leg": (LEFT, 4),
+    "left-foot": (LEFT, 5),
+    "right-upper-arm": (RIGHT, 1),
+    "right-forearm": (RIGHT, 2),
+    "right-hand": (RIGHT, 3),
+    "right-thigh": (RIGHT, 3),
+    "right-lower-leg": (RIGHT, 4),
+    "right-foot": (RIGHT, 5),
+    HAT: (CENTER, 0),
+    "skull": (CENTER, 1),
+    "ribcage": (CENTER, 2),
+    "spine": (CENTER, 3),
+    "pelvis": (CENTER, 4),
+    GRAVESTONE: (CENTER, 5),
 }
 FACE_IDS = tuple(FACES)
 BONES = tuple(f for f in FACE_IDS if f not in (HAT, GRAVESTONE))

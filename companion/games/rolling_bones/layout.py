@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ...errors import BadInput
 from .dice import BONES, FACES, GRAVESTONE, HAT, MIRROR, SECTIONS, SLOTS, is_connected
@@ -22,8 +23,13 @@ class Score:
     hat: bool
 
     def to_json(self) -> dict[str, Any]:
-        return {"score": self.total, "sections": dict(self.sections), "correct": self.correct,
-                "wrong": self.wrong, "hat": self.hat}
+        return {
+            "score": self.total,
+            "sections": dict(self.sections),
+            "correct": self.correct,
+            "wrong": self.wrong,
+            "hat": self.hat,
+        }
 
 
 @dataclass(frozen=True)
@@ -38,7 +44,9 @@ class Layout:
 
     def __post_init__(self) -> None:
         # Frozen in spirit: keep a private sorted copy so layouts compare and hash by value.
-        object.__setattr__(self, "slots", dict(sorted(self.slots.items(), key=lambda kv: SLOTS.index(kv[0]) if kv[0] in SLOTS else 99)))
+        object.__setattr__(
+            self, "slots", dict(sorted(self.slots.items(), key=lambda kv: SLOTS.index(kv[0]) if kv[0] in SLOTS else 99))
+        )
 
     def __hash__(self) -> int:
         return hash((tuple(self.slots.items()), self.hat))
@@ -54,16 +62,16 @@ class Layout:
     def has_real_skull(self) -> bool:
         return self.slots.get("skull") == "skull"
 
-    def with_bone(self, slot: str, face: str) -> "Layout":
+    def with_bone(self, slot: str, face: str) -> Layout:
         return Layout({**self.slots, slot: face}, self.hat)
 
-    def with_hat(self, hat: bool) -> "Layout":
+    def with_hat(self, hat: bool) -> Layout:
         return Layout(self.slots, hat)
 
-    def mirrored(self) -> "Layout":
+    def mirrored(self) -> Layout:
         return Layout({MIRROR[s]: MIRROR[f] for s, f in self.slots.items()}, self.hat)
 
-    def validate(self) -> "Layout":
+    def validate(self) -> Layout:
         """Raise BadInput naming the first thing the rules do not allow."""
         for slot, face in self.slots.items():
             if slot not in SLOTS:
@@ -95,9 +103,9 @@ class Layout:
         return Score(total, sections, correct, wrong, self.hat)
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "layout") -> "Layout":
+    def from_json(cls, data: Any, where: str = "layout") -> Layout:
         if not isinstance(data, dict):
-            raise BadInput(f"{where} must be a JSON object with \"slots\" and \"hat\"")
+            raise BadInput(f'{where} must be a JSON object with "slots" and "hat"')
         slots = data.get("slots", {})
         hat = data.get("hat", False)
         if not isinstance(slots, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in slots.items()):

@@ -23,7 +23,7 @@ class Match:
     winner: str | None = None
 
     @classmethod
-    def start(cls, setup: dict[str, Any]) -> "Match":
+    def start(cls, setup: dict[str, Any]) -> Match:
         players = setup.get("players")
         if not isinstance(players, list) or len(players) < 2:
             raise BadInput("Rolling Bones needs a list of at least 2 players")
@@ -39,7 +39,7 @@ class Match:
     def player(self) -> str:
         return self.players[self.current]
 
-    def apply(self, command: dict[str, Any]) -> "Match":
+    def apply(self, command: dict[str, Any]) -> Match:
         """Apply one table command; IllegalPlay or BadInput when the rules or format refuse it."""
         if self.winner is not None:
             raise IllegalPlay(f"the game is over: {self.winner} won")
@@ -49,7 +49,8 @@ class Match:
         if kind == "lay":
             face = command.get("face")
             slot = command.get("slot")
-            parse_faces([face], "face")
+            parse_faces([face], "face")  # a face id, or a one-line error
+            assert isinstance(face, str)
             return self._after(self.turn.lay(face, slot if isinstance(slot, str) else None))
         if kind == "take_hat":
             return self._after(self.turn.take_hat())
@@ -63,7 +64,7 @@ class Match:
             return replace(self, current=(self.current + 1) % len(self.players), turn=Turn())
         raise BadInput(f"unknown Rolling Bones command {kind!r}")
 
-    def _after(self, turn: Turn) -> "Match":
+    def _after(self, turn: Turn) -> Match:
         match = replace(self, turn=turn)
         if turn.phase != OVER or self.turn.phase == OVER:
             return match
@@ -75,14 +76,27 @@ class Match:
     def view(self) -> dict[str, Any]:
         turn = self.turn
         return {
-            "players": list(self.players), "scores": list(self.scores), "target": self.target,
-            "current": self.current, "player": self.player, "winner": self.winner,
+            "players": list(self.players),
+            "scores": list(self.scores),
+            "target": self.target,
+            "current": self.current,
+            "player": self.player,
+            "winner": self.winner,
             "history": [list(h) for h in self.history],
             "turn": {
-                "phase": turn.phase, "layout": turn.layout.to_json(), "score": turn.layout.score().total,
-                "loose": list(turn.loose), "laid_this_roll": list(turn.laid_this_roll), "to_throw": [list(kv) for kv in turn.to_throw], "post_ops": turn.post_ops, "next_cost": turn.next_cost,
-                "can_bury": turn.can_bury(), "can_pay": turn.can_pay(), "outcome": turn.outcome,
-                "points": turn.points, "why": turn.why,
+                "phase": turn.phase,
+                "layout": turn.layout.to_json(),
+                "score": turn.layout.score().total,
+                "loose": list(turn.loose),
+                "laid_this_roll": list(turn.laid_this_roll),
+                "to_throw": [list(kv) for kv in turn.to_throw],
+                "post_ops": turn.post_ops,
+                "next_cost": turn.next_cost,
+                "can_bury": turn.can_bury(),
+                "can_pay": turn.can_pay(),
+                "outcome": turn.outcome,
+                "points": turn.points,
+                "why": turn.why,
                 "legal": [{"face": m.face, "slot": m.slot} for m in turn.legal_lays()],
             },
         }

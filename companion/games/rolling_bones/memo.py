@@ -18,7 +18,9 @@ NO_CHOICE = -1
 def state_code(state: tuple[int, int, tuple[int, int, int]], hat: bool, step: int, hat_laid_now: bool = False) -> int:
     """One int for a memo key: filled and wrong masks, dice in hand by kind, hat, the post-op step."""
     filled, wrong, (left, right, center) = state
-    return ((((((filled << 16 | wrong) << 3 | left) << 3 | right) << 3 | center) << 1 | hat) << 4 | step) << 1 | hat_laid_now
+    return (
+        (((((filled << 16 | wrong) << 3 | left) << 3 | right) << 3 | center) << 1 | hat) << 4 | step
+    ) << 1 | hat_laid_now
 
 
 def choice_code(choice: tuple[bool, tuple[int, int, int]] | None) -> int:
@@ -36,9 +38,9 @@ def choice_of(code: int) -> tuple[bool, tuple[int, int, int]] | None:
 
 @dataclass(frozen=True)
 class MemoTable:
-    pre_keys: np.ndarray     # uint64, sorted
-    pre_values: np.ndarray   # float64
-    pre_exact: np.ndarray    # bool
+    pre_keys: np.ndarray  # uint64, sorted
+    pre_values: np.ndarray  # float64
+    pre_exact: np.ndarray  # bool
     post_keys: np.ndarray
     post_values: np.ndarray
     post_exact: np.ndarray
@@ -55,18 +57,28 @@ class MemoTable:
 
     def after_lay(self, code: int) -> tuple[float, bool, tuple[bool, tuple[int, int, int]] | None] | None:
         i = self._find(self.post_keys, code)
-        return None if i is None else (float(self.post_values[i]), bool(self.post_exact[i]), choice_of(int(self.post_choice[i])))
+        return (
+            None
+            if i is None
+            else (float(self.post_values[i]), bool(self.post_exact[i]), choice_of(int(self.post_choice[i])))
+        )
 
     @classmethod
-    def from_memo(cls, pre: dict, post: dict) -> "MemoTable":
+    def from_memo(cls, pre: dict, post: dict) -> MemoTable:
         """Arrays from an advisor's memo dictionaries (keys as the advisor makes them)."""
         pre_codes = np.array([state_code(k[0], k[1], k[2]) for k in pre], dtype=np.uint64)
         post_codes = np.array([state_code(k[0], k[1], k[2], k[3]) for k in post], dtype=np.uint64)
         po, qo = np.argsort(pre_codes), np.argsort(post_codes)
         pre_vals, post_vals = list(pre.values()), list(post.values())
-        return cls(pre_codes[po], np.array([v[0] for v in pre_vals])[po], np.array([v[1] for v in pre_vals], bool)[po],
-                   post_codes[qo], np.array([v[0] for v in post_vals])[qo], np.array([v[1] for v in post_vals], bool)[qo],
-                   np.array([choice_code(v[2]) for v in post_vals], np.int16)[qo])
+        return cls(
+            pre_codes[po],
+            np.array([v[0] for v in pre_vals])[po],
+            np.array([v[1] for v in pre_vals], bool)[po],
+            post_codes[qo],
+            np.array([v[0] for v in post_vals])[qo],
+            np.array([v[1] for v in post_vals], bool)[qo],
+            np.array([choice_code(v[2]) for v in post_vals], np.int16)[qo],
+        )
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}

@@ -7,7 +7,7 @@ images, so a state and its mirror are one (``canonical``).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from .dice import KINDS, NEIGHBOURS, SECTIONS, SLOTS, kind_of
 from .layout import POINTS_COMPLETE_SECTION, POINTS_CORRECT_BONE, POINTS_WRONG_BONE, Layout
@@ -31,8 +31,6 @@ KIND_SLOTS = {kind: [s for s in SLOTS if kind_of(s) == kind] for kind in KINDS}
 
 
 KIND_MASK = {kind: sum(BIT[s] for s in slots) for kind, slots in KIND_SLOTS.items()}
-
-
 
 
 # Left and right are mirror images: a state and its mirror have the same value, so the memo
@@ -69,7 +67,11 @@ def mask_score(filled: int, wrong: int, hat: bool) -> int:
     correct = filled & ~wrong
     total = 0
     for section in SECTION_MASKS:
-        total += POINTS_COMPLETE_SECTION if filled & section == section else popcount(section & correct) * POINTS_CORRECT_BONE
+        total += (
+            POINTS_COMPLETE_SECTION
+            if filled & section == section
+            else popcount(section & correct) * POINTS_CORRECT_BONE
+        )
     total += popcount(wrong) * POINTS_WRONG_BONE
     return total * 2 if hat else total
 
@@ -115,7 +117,7 @@ def pieces_of(mask: int) -> list[int]:
     return pieces
 
 
-@lru_cache(maxsize=None)
+@cache
 def dice_used(bones: int) -> tuple[int, int, int]:
     return tuple((bones & KIND_MASK[kind]).bit_count() for kind in KINDS)  # type: ignore[return-value]
 

@@ -12,22 +12,23 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import product
-from typing import Iterable
 from math import comb
 
 from .dice import CENTER, GRAVESTONE, HAT, KINDS
 from .skeleton_masks import BIT, KIND_MASK, KIND_SLOTS, SKULL, popcount
 
-@lru_cache(maxsize=None)
+
+@cache
 def _all_in(a: int, free: int, n: int) -> float:
     """P(n dice all land in a chosen faces + ``free`` other faces, each chosen face at least once)."""
     return sum((-1) ** j * comb(a, j) * ((a - j + free) / 6) ** n for j in range(a + 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def kind_outcomes(n: int, tracked: int, group: int) -> tuple[tuple[int, bool, float], ...]:
     """Outcomes of n dice of one kind: (which of the ``tracked`` faces show as a bitmask over
     them, whether any of the ``group`` faces shows, probability). The other 6 - tracked - group
@@ -95,8 +96,9 @@ def throw_on(shown: tuple[int, bool, bool], filled: int, hat_wanted: bool) -> Th
     return Throw(bones & ~filled, other, hat and hat_wanted, grave)  # type: ignore[arg-type]
 
 
-def throw_outcomes(filled: int, wrong: int, hat_on: bool, counts: tuple[int, int, int],
-                   max_outcomes: int, samples: int) -> tuple[list[tuple[Throw, float]], bool]:
+def throw_outcomes(
+    filled: int, wrong: int, hat_on: bool, counts: tuple[int, int, int], max_outcomes: int, samples: int
+) -> tuple[list[tuple[Throw, float]], bool]:
     """The distribution of a throw of ``counts`` dice onto this skeleton, and whether it is exact."""
     wanted = hat_can_go_on(hat_on, wrong)
     tracked = [_tracked(kind, filled, wanted) for kind in KINDS]
@@ -109,8 +111,12 @@ def throw_outcomes(filled: int, wrong: int, hat_on: bool, counts: tuple[int, int
         joint = []
         for combo in product(*per_kind):
             p = combo[0][2] * combo[1][2] * combo[2][2]
-            bones, hat, grave = faces_shown(name for names_of_kind, (shown, _, _) in zip(names, combo)
-                                            for j, name in enumerate(names_of_kind) if shown >> j & 1)
+            bones, hat, grave = faces_shown(
+                name
+                for names_of_kind, (shown, _, _) in zip(names, combo)
+                for j, name in enumerate(names_of_kind)
+                if shown >> j & 1
+            )
             joint.append((Throw(bones, (combo[0][1], combo[1][1], combo[2][1]), hat, grave), p))
         return joint, True
     tally: Counter[Throw] = Counter()
@@ -119,14 +125,16 @@ def throw_outcomes(filled: int, wrong: int, hat_on: bool, counts: tuple[int, int
     return [(t, n / samples) for t, n in tally.items()], False
 
 
-@lru_cache(maxsize=None)
+@cache
 def sampled_throws(counts: tuple[int, int, int], samples: int) -> tuple[tuple[int, bool, bool], ...]:
     """Simulated throws as (bone faces shown as a slot mask, hat, gravestone), the same for every
     skeleton with these dice in hand, so options are compared on common random numbers."""
     rng = random.Random(1000 + 49 * counts[0] + 7 * counts[1] + counts[2])
     faces = {kind: KIND_SLOTS[kind] + ([HAT, GRAVESTONE] if kind == CENTER else []) for kind in KINDS}
-    return tuple(faces_shown(face for kind, n in zip(KINDS, counts) for face in rng.choices(faces[kind], k=n))
-                 for _ in range(samples))
+    return tuple(
+        faces_shown(face for kind, n in zip(KINDS, counts) for face in rng.choices(faces[kind], k=n))
+        for _ in range(samples)
+    )
 
 
 def throw_from_faces(faces: list[str], filled: int, hat_wanted: bool) -> Throw:

@@ -83,7 +83,7 @@ class Turn:
 
     # -- actions --------------------------------------------------------------------------
 
-    def throw(self, faces: list[str]) -> "Turn":
+    def throw(self, faces: list[str]) -> Turn:
         if self.phase != THROW:
             raise IllegalPlay("the dice on the table must be laid, paid or buried before another throw")
         expected = dict(self.to_throw)
@@ -94,7 +94,7 @@ class Turn:
             raise IllegalPlay(f"this throw must have {want} dice; the photo shows {have}")
         return self._settle(replace(self, phase=LAY, loose=tuple(faces), laid_this_roll=()))
 
-    def lay(self, face: str, slot: str | None = None) -> "Turn":
+    def lay(self, face: str, slot: str | None = None) -> Turn:
         if face == GRAVESTONE:
             return self.bury()
         slot = "skull" if face == HAT else (slot or face)
@@ -104,9 +104,11 @@ class Turn:
         loose = list(self.loose)
         loose.remove(face)
         layout = self.layout.with_hat(True) if face == HAT else self.layout.with_bone(slot, face)
-        return self._settle(replace(self, layout=layout, loose=tuple(loose), laid_this_roll=self.laid_this_roll + (face,)))
+        return self._settle(
+            replace(self, layout=layout, loose=tuple(loose), laid_this_roll=self.laid_this_roll + (face,))
+        )
 
-    def take_hat(self) -> "Turn":
+    def take_hat(self) -> Turn:
         """The hat is not a bone: it may come back to be rolled again at any time."""
         if self.phase != LAY or not self.layout.hat:
             raise IllegalPlay("there is no hat on the skeleton to take back")
@@ -115,7 +117,7 @@ class Turn:
             laid.remove(HAT)
         return replace(self, layout=self.layout.with_hat(False), loose=self.loose + (HAT,), laid_this_roll=tuple(laid))
 
-    def pay(self, dice: list[str]) -> "Turn":
+    def pay(self, dice: list[str]) -> Turn:
         """Set aside ``dice`` (faces from the loose dice) to pay for the next post-op roll."""
         if self.phase != LAY:
             raise IllegalPlay("there is no roll on the table to pay from")
@@ -131,9 +133,11 @@ class Turn:
         if not remaining:
             raise IllegalPlay("a post-op roll needs at least one die left to throw after paying")
         counts = kind_counts(remaining)
-        return replace(self, phase=THROW, to_throw=tuple(counts.items()), loose=(), post_ops=self.next_cost, laid_this_roll=())
+        return replace(
+            self, phase=THROW, to_throw=tuple(counts.items()), loose=(), post_ops=self.next_cost, laid_this_roll=()
+        )
 
-    def bury(self) -> "Turn":
+    def bury(self) -> Turn:
         if not self.can_bury():
             raise IllegalPlay("bury only when the latest roll shows a gravestone")
         score = self.layout.score().total
@@ -141,17 +145,24 @@ class Turn:
 
     # -- helpers --------------------------------------------------------------------------
 
-    def _settle(self, turn: "Turn") -> "Turn":
+    def _settle(self, turn: Turn) -> Turn:
         """End the turn at once when the rules leave no way on (the skeleton is lost)."""
         if turn.phase != LAY or GRAVESTONE in turn.loose:
             return turn
         if not turn.lay_done() and not turn.legal_lays():
-            return replace(turn, phase=OVER, outcome=LOST, points=0, why="nothing in the roll can be laid, not even wrong")
+            return replace(
+                turn, phase=OVER, outcome=LOST, points=0, why="nothing in the roll can be laid, not even wrong"
+            )
         # A hat on the skull can still come back to be thrown, so it counts as a die in hand.
         in_hand = len(turn.loose) + (1 if turn.layout.hat else 0)
         if turn.lay_done() and in_hand - turn.next_cost < 1:
-            return replace(turn, phase=OVER, outcome=LOST, points=0,
-                           why=f"no gravestone and too few dice to pay for post-op roll {turn.next_cost}")
+            return replace(
+                turn,
+                phase=OVER,
+                outcome=LOST,
+                points=0,
+                why=f"no gravestone and too few dice to pay for post-op roll {turn.next_cost}",
+            )
         return turn
 
     def _why_not(self, move: Lay) -> str:

@@ -14,8 +14,8 @@ play, and with more than two players the leading opponent stands for all).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from typing import Callable
+from collections.abc import Callable
 
 from .advice import Play, SearchTooLong, advise, budget
 from .advisor import Advisor
@@ -60,8 +60,16 @@ def finish_turn(turn: Turn, advisor: Advisor, rng: random.Random) -> int:
             return points
 
 
-def win_plays(layout: Layout, roll: list[str], next_cost: int, lay_done: bool, utility: Callable[[int], float],
-              points: list[Play], advisor: Advisor, seed: int | None = None) -> tuple[list[Play], str]:
+def win_plays(
+    layout: Layout,
+    roll: list[str],
+    next_cost: int,
+    lay_done: bool,
+    utility: Callable[[int], float],
+    points: list[Play],
+    advisor: Advisor,
+    seed: int | None = None,
+) -> tuple[list[Play], str]:
     """Plays valued by the chance to win, best first, and how: "exact" or "estimated".
 
     ``points``: the expected-points plays for the same throw (from ``advisor``)."""
@@ -72,8 +80,13 @@ def win_plays(layout: Layout, roll: list[str], next_cost: int, lay_done: bool, u
         return plays, "exact"
     except SearchTooLong:
         pass
-    start = Turn(layout=layout, phase=LAY, loose=tuple(roll), post_ops=next_cost - 1,
-                 laid_this_roll=("laid",) if lay_done else ())
+    start = Turn(
+        layout=layout,
+        phase=LAY,
+        loose=tuple(roll),
+        post_ops=next_cost - 1,
+        laid_this_roll=("laid",) if lay_done else (),
+    )
     if seed is None:
         seed = zlib.crc32(repr((layout.to_json(), sorted(roll), next_cost)).encode())
     rivals = points[:RIVALS]

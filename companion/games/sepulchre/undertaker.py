@@ -48,16 +48,16 @@ class Sepulchre:
     graves: dict[str, dict[str, int]]
     long_play: bool = False
     current: int = 0
-    against: frozenset[str] = frozenset()       # opponents a card was played against this turn
-    completed: frozenset[str] = frozenset()     # graves that completed a skeleton this turn
-    finished: tuple[str, ...] = ()              # players with three skeletons, in order
+    against: frozenset[str] = frozenset()  # opponents a card was played against this turn
+    completed: frozenset[str] = frozenset()  # graves that completed a skeleton this turn
+    finished: tuple[str, ...] = ()  # players with three skeletons, in order
     last_change: tuple[str, ...] = ()
     overrides: tuple[str, ...] = ()
 
     # -- setup --------------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, setup: dict[str, Any]) -> "Sepulchre":
+    def start(cls, setup: dict[str, Any]) -> Sepulchre:
         players = setup.get("players")
         if not isinstance(players, list) or not 2 <= len(players) <= 4:
             raise BadInput("Sepulchre is for 2 to 4 players: give a list of names")
@@ -115,8 +115,10 @@ class Sepulchre:
         left = add(self.box, _sum(seen.values()), -1)
         for piece in PIECES:
             if left[piece] < 0:  # a miscount, not a play: nothing to override
-                raise BadInput(f"{self.box[piece] - left[piece]} {piece} pieces in the graves, more than "
-                               f"the box holds ({self.box[piece]}): count again")
+                raise BadInput(
+                    f"{self.box[piece] - left[piece]} {piece} pieces in the graves, more than "
+                    f"the box holds ({self.box[piece]}): count again"
+                )
         moves = self.transfers(seen)
         flags: list[Flag] = []
         taken_from: list[str] = []
@@ -129,8 +131,9 @@ class Sepulchre:
             flags += self._check_grave(name, seen[name])
         for name in sorted(set(taken_from)):
             if name in self.against or taken_from.count(name) > 1:
-                flags.append(Flag("one card per opponent",
-                                  f"at most one Decay or Cemetery card against {name} per turn"))
+                flags.append(
+                    Flag("one card per opponent", f"at most one Decay or Cemetery card against {name} per turn")
+                )
             if name in self.finished:
                 flags.append(Flag("long play", f"{name} has finished: no more cards against them"))
         if len(self.against | set(taken_from)) > self.card_limit:
@@ -140,38 +143,64 @@ class Sepulchre:
     def _check_taking(self, move: Transfer, seen: dict[str, Counts]) -> list[Flag]:
         old = self.graves[move.source]
         if move.dest == OSSUARY and move.source == self.player:
-            return [Flag("Decay", f"no card returns your own pieces to the Ossuary: Decay is played "
-                                  f"against an opponent (grave {move.source}, {move.piece})")]
+            return [
+                Flag(
+                    "Decay",
+                    f"no card returns your own pieces to the Ossuary: Decay is played "
+                    f"against an opponent (grave {move.source}, {move.piece})",
+                )
+            ]
         if move.dest == OSSUARY:  # Decay
             if move.piece == "skull":
                 return [Flag("Decay", f"Decay never takes a skull (grave {move.source})")]
             if in_progress(old)[move.piece] < 1:
-                return [Flag("Decay", f"Decay never takes a piece of a complete skeleton (grave {move.source}, {move.piece})")]
+                return [
+                    Flag(
+                        "Decay", f"Decay never takes a piece of a complete skeleton (grave {move.source}, {move.piece})"
+                    )
+                ]
             return []
         if move.piece == "skull":  # Mad Scientist
             if complete(old) < 1:
-                return [Flag("Mad Scientist", f"Mad Scientist takes a skull only from a complete skeleton "
-                                              f"(grave {move.source} has none)")]
+                return [
+                    Flag(
+                        "Mad Scientist",
+                        f"Mad Scientist takes a skull only from a complete skeleton (grave {move.source} has none)",
+                    )
+                ]
             return []
         # Wild Animal: the only other type that transfers() pairs grave to grave is an arm.
         if in_progress(old)["arm"] < 1:
-            return [Flag("Wild Animal", f"Wild Animal takes an arm only from a skeleton in progress "
-                                        f"(grave {move.source})")]
+            return [
+                Flag("Wild Animal", f"Wild Animal takes an arm only from a skeleton in progress (grave {move.source})")
+            ]
         return []
 
     def _check_grave(self, name: str, grave: Counts) -> list[Flag]:
         flags = []
         building = in_progress(grave)
         if building["skull"] > 1:
-            flags.append(Flag("one skeleton in progress", f"grave {name}: a second skeleton may not be started "
-                                                          f"before the first is complete"))
+            flags.append(
+                Flag(
+                    "one skeleton in progress",
+                    f"grave {name}: a second skeleton may not be started before the first is complete",
+                )
+            )
         if building["skull"] == 0 and any(building[p] for p in PIECES):
-            flags.append(Flag("skull first", f"grave {name}: a skeleton starts with its skull "
-                                             f"({describe(building)} without a skull)"))
+            flags.append(
+                Flag(
+                    "skull first",
+                    f"grave {name}: a skeleton starts with its skull ({describe(building)} without a skull)",
+                )
+            )
         for piece in PIECES:
             if building[piece] > NEED[piece] and piece != "skull":
-                flags.append(Flag("one skeleton's worth", f"grave {name}: {building[piece]} {piece} pieces, "
-                                                          f"a skeleton needs {NEED[piece]}"))
+                flags.append(
+                    Flag(
+                        "one skeleton's worth",
+                        f"grave {name}: {building[piece]} {piece} pieces, a skeleton needs {NEED[piece]}",
+                    )
+                )
         done_before = complete(self.graves[name])
         finishing = complete(grave) > done_before or name in self.completed
         if finishing and building["skull"] >= 1 and complete(grave) >= done_before:
@@ -180,7 +209,7 @@ class Sepulchre:
 
     # -- commands -----------------------------------------------------------------------------
 
-    def observe(self, data: Any, override: str | None = None) -> "Sepulchre":
+    def observe(self, data: Any, override: str | None = None) -> Sepulchre:
         """Record the graves as seen; refused (IllegalPlay naming the rule) unless legal or overridden."""
         if self.over:
             raise IllegalPlay(f"the game is over: {self.winner} won")
@@ -190,19 +219,27 @@ class Sepulchre:
             raise IllegalPlay(f"{flags[0].rule}: {flags[0].message}")
         against = self.against | {m.source for m in moves if m.source not in (OSSUARY, self.player)}
         completed = self.completed | {n for n in self.players if complete(seen[n]) > complete(self.graves[n])}
-        finished = self.finished + tuple(n for n in self.players
-                                         if complete(seen[n]) >= WIN_SKELETONS and n not in self.finished)
+        finished = self.finished + tuple(
+            n for n in self.players if complete(seen[n]) >= WIN_SKELETONS and n not in self.finished
+        )
         notes = tuple(self._note(m) for m in moves)
         overrides = self.overrides + ((f"{override}: " + "; ".join(f.message for f in flags),) if flags else ())
-        return replace(self, graves=seen, against=frozenset(against), completed=frozenset(completed),
-                       finished=finished, last_change=notes, overrides=overrides)
+        return replace(
+            self,
+            graves=seen,
+            against=frozenset(against),
+            completed=frozenset(completed),
+            finished=finished,
+            last_change=notes,
+            overrides=overrides,
+        )
 
     def _note(self, move: Transfer) -> str:
         if move.source == self.player and move.dest != OSSUARY:
             return f"{move} (Haunt: {move.dest} turned a Cemetery card on this turn)"
         return str(move)
 
-    def next_turn(self) -> "Sepulchre":
+    def next_turn(self) -> Sepulchre:
         """TURN: the per-turn limits reset; finished players are skipped in the long play."""
         if self.over:
             raise IllegalPlay(f"the game is over: {self.winner} won")
@@ -223,11 +260,20 @@ class Sepulchre:
 
     def view(self) -> dict[str, Any]:
         return {
-            "players": list(self.players), "player": self.player, "current": self.current,
-            "graves": {n: {"pieces": g, "complete": complete(g), "in_progress": in_progress(g)} for n, g in self.graves.items()},
-            "ossuary": self.ossuary, "winner": self.winner, "finished": list(self.finished), "over": self.over,
-            "long_play": self.long_play, "cards_left": self.card_limit - len(self.against),
-            "last_change": list(self.last_change), "overrides": list(self.overrides),
+            "players": list(self.players),
+            "player": self.player,
+            "current": self.current,
+            "graves": {
+                n: {"pieces": g, "complete": complete(g), "in_progress": in_progress(g)} for n, g in self.graves.items()
+            },
+            "ossuary": self.ossuary,
+            "winner": self.winner,
+            "finished": list(self.finished),
+            "over": self.over,
+            "long_play": self.long_play,
+            "cards_left": self.card_limit - len(self.against),
+            "last_change": list(self.last_change),
+            "overrides": list(self.overrides),
         }
 
 
