@@ -308,8 +308,7 @@ class DiceReader:
             ]  # a marker's print
             unreadable += [{"center": spot, "why": "a die? its face is not clear"} for spot in spots]
             taken += spots
-        # a face the enrollment photos did not agree on is read only when near certain: on art unlike any the reader
-        # was developed on, 4 of its 5 misreads were to such faces (blender-framed: 13 of 18 learned from one of 3)
+        # a face the enrollment photos did not agree on is read only when near certain: such faces draw the misreads
         unsure = [d for d in dice if d["face"] in self.unsure and d["confidence"] < UNSURE_CONFIDENCE]
         unreadable += [
             {"center": d["center"], "why": f"{d['face']}? learned from one enrollment photo only"} for d in unsure
@@ -347,11 +346,8 @@ class DiceReader:
         die size is measured, and may be wrong by a tenth or more), or None: a face clearly seen reads the same.
         Judged where the face was seen, a couple of px and 3 degrees around it (each turn's shifts cut from one
         warp). A face merely ahead there, by less than the margin a reading needs, is no other reading: a box a
-        little too big takes in the die's surroundings and every face scores low (6 of 7 dice turned away over
-        the sets and 40 fresh photos were right, each with the other face 0-0.03 ahead; the one misread was
-        another face's by 0.07-0.1 at both sizes). A face seen as clearly as ``SIZE_SURE`` says (its score and
-        margin at the photo's die size) is not looked at again: of 721 dice read over 13 photo sets, the one
-        turned away scored 0.897 with a margin of 0.065, and three in four of them clear it (speed)."""
+        little too big takes in the die's surroundings and every face scores low. A face seen as clearly as
+        ``SIZE_SURE`` says (its score and margin at the photo's die size) is not looked at again (speed)."""
         if score >= SIZE_SURE[0] and margin >= SIZE_SURE[1]:
             return None
         for k in SIZE_DOUBT:
@@ -528,7 +524,7 @@ class DiceReader:
         fits = []
         labels = np.array(self.labels)
         # the eight clearest dice, each then matched at every size on the references of the face it looks like
-        # (five, and the sizes' own steps, left one photo's size 12 % off: a die missed, another flagged twice)
+        # (fewer leave a photo's size off by a tenth)
         for _, where, turn, face in sorted(looks, key=lambda look: -look[0])[:8]:
             refs = self.refs[labels == face]
             vectors = shifted_faces_of(gray, [Box(where, turn, self.die_side * k) for k in scales], 2)[0]
@@ -620,8 +616,7 @@ def _unflagged_dice(
 ) -> list[list[float]]:
     """Where dice inside ``outline`` lie that are neither read nor flagged (``taken``: where dice were): up to
     ``room`` places, each as deep inside it and as far from the others as can be, where a print shows. A die
-    neither read nor flagged would be left out of the score without a word (a heap's flags, where its search saw
-    faces, missed 31 dice of the six physically based sets; 1 since, leaning on a die read)."""
+    neither read nor flagged would be left out of the score without a word."""
     x0, y0 = outline.min(axis=0)
     x1, y1 = outline.max(axis=0)
     grid = [(float(x), float(y)) for x in np.arange(x0, x1, side / 5) for y in np.arange(y0, y1, side / 5)]

@@ -526,8 +526,7 @@ class PieceReader:
         if kind and len(named) == 1 and named[0][2] and named[0][2] != kind:
             kind, why = None, f"{kind} or {named[0][2]}: it touches its grave's outline"
         # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
-        # though it touches the edge stays named: most are whole (flagging them all cost 11 of 808 rendered
-        # graves to save 1)
+        # though it touches the edge stays named: most such pieces are whole
         if kind is None and blob.at_border:
             why = "half outside the frame"
         return [(blob, grave, kind, why)]
