@@ -102,5 +102,5 @@ def pytest_sessionstart(session):
     sys.path.append(str(root))
     import companion
 
-    if Path(companion.__file__).resolve().is_relative_to(root):
+    if Path(companion.__file__).resolve().is_relative_to(root / "companion"):
         raise pytest.UsageError(f"COMPANION_TEST_INSTALLED=1 but companion comes from {companion.__file__}")

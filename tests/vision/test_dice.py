@@ -1,6 +1,7 @@
 """The dice reader on real image files: rendered photos with ground truth (bench/data/dice)."""
 
 import json
+import os
 import shutil
 import threading
 from pathlib import Path
@@ -427,8 +428,8 @@ def test_faces_cut_from_many_boxes_at_once_are_each_box_cut_alone():
 
 def test_faces_cut_together_are_the_faces_cut_one_by_one():
     """A die is classified at ~40 boxes round its blob's, cut by one remap for all (speed): each is the patch
-    `face_patch` cuts alone, but for a grey level on a pixel now and then (the two round a sampling place to 1/32
-    px differently)."""
+    `face_patch` cuts alone, but for a few grey levels on a pixel now and then (the two round a sampling place to
+    1/32 px differently; OpenCV 4.10, the Pi's, by up to 4 levels on about 1 pixel in 10,000, OpenCV 5 by 1)."""
     from companion.vision.blobs import Blob
     from companion.vision.face_patches import Box, face_patch, face_patches_of
 
@@ -445,7 +446,8 @@ def test_faces_cut_together_are_the_faces_cut_one_by_one():
     together = face_patches_of(gray, boxes).astype(int)
     alone = np.stack([face_patch(gray, Blob(b.centre, (b.side, b.side), b.angle, 0, False), b.side) for b in boxes])
     assert together.shape == alone.shape == (60, 40, 40)
-    assert np.abs(together - alone).max() <= 1 and (together != alone).mean() < 0.001
+    differ = np.abs(together - alone)
+    assert differ.max() <= 4 and (differ > 0).mean() < 0.005 and (differ > 1).mean() < 0.0005
 
 
 @pytest.mark.slow
@@ -696,8 +698,10 @@ def test_cli_read_and_annotate(run_cli, reader, tmp_path):
 
 def test_the_shipped_demo_set_reads_a_dev_photo(run_cli, monkeypatch):
     """`dice read` with no --set uses the demo set in models/: it must load (enrolled by this reader, not an
-    older one) and read a dev photo's level dice as the truth says."""
-    monkeypatch.delenv("COMPANION_MODELS", raising=False)
+    older one) and read a dev photo's level dice as the truth says. (An installed package has no repo
+    models/: .ci/run's wheel suite points COMPANION_MODELS at it.)"""
+    if os.environ.get("COMPANION_TEST_INSTALLED") != "1":
+        monkeypatch.delenv("COMPANION_MODELS", raising=False)
     done = run_cli("dice", "read", str(DEV / "scene-00200.jpg"), "--json")
     assert done.returncode == 0, done.stderr
     reading = json.loads(done.stdout)

@@ -1,0 +1,128 @@
+"""Procedural dice art: families of 18 pictograms, and the die faces a camera sees of them.
+
+A family is one set of dice: each face id gets a pictogram made of a few random strokes
+(bones, rings, blobs, bars, arcs), every right face the mirror image of its left face, and
+what a family's faces share drawn on all of them (a ring or a frame, the printed number in
+one corner, one stroke width, filled or outlined). No family draws a bone, a skull or a hat
+as the repo's renderers do: the embedding must learn to tell pictograms apart, not to
+know ours, so our art (bench/render/glyphs.py) can be held out whole.
+
+``view`` turns a pictogram into a grey face patch as the reader would cut it: dark or light
+dice, ink of some contrast, shading across the face, a highlight, blur, noise, JPEG, and the
+cut a little off (turn, size, shift), upright to within a few degrees.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.games.rolling_bones.dice import FACE_IDS, FACES
+
+SIZE = 96  # pictograms are drawn on a 96x96 canvas
+PATCH = 32  # the face patch the embedding sees (px)
+LEFT_FACES = [f for f in FACE_IDS if FACES[f][0] == "left"]
+CENTRE_FACES = [f for f in FACE_IDS if FACES[f][0] == "center"]
+
+
+def _stroke(img: np.ndarray, rng: np.random.Generator, t: int, filled: bool) -> None:
+    kind = rng.integers(6)
+    p = rng.uniform(18, 78, size=2).astype(int)
+    q = rng.uniform(18, 78, size=2).astype(int)
+    if kind == 0:  # a bone: a bar with a knob at each end, one end larger
+        cv2.line(img, tuple(p), tuple(q), 255, t, cv2.LINE_AA)
+        cv2.circle(img, tuple(p), int(t * rng.uniform(0.9, 1.6)), 255, -1, cv2.LINE_AA)
+        cv2.circle(img, tuple(q), int(t * rng.uniform(0.6, 1.1)), 255, -1, cv2.LINE_AA)
+    elif kind == 1:  # a ring or a disc
+        cv2.circle(img, tuple(p), int(rng.uniform(6, 20)), 255, -1 if filled else t, cv2.LINE_AA)
+    elif kind == 2:  # an ellipse at a slant
+        axes = (int(rng.uniform(8, 24)), int(rng.uniform(4, 12)))
+        cv2.ellipse(img, tuple(p), axes, float(rng.uniform(0, 180)), 0, 360, 255, -1 if filled else t, cv2.LINE_AA)
+    elif kind == 3:  # a bar
+        cv2.line(img, tuple(p), tuple(q), 255, t, cv2.LINE_AA)
+    elif kind == 4:  # an arc
+        axes = (int(rng.uniform(10, 26)), int(rng.uniform(10, 26)))
+        start = float(rng.uniform(0, 360))
+        cv2.ellipse(img, tuple(p), axes, 0, start, start + rng.uniform(90, 250), 255, t, cv2.LINE_AA)
+    else:  # a polygon
+        pts = (p + rng.uniform(-16, 16, size=(int(rng.integers(3, 6)), 2))).astype(np.int32)
+        if filled:
+            cv2.fillPoly(img, [pts], 255, cv2.LINE_AA)
+        else:
+            cv2.polylines(img, [pts], True, 255, t, cv2.LINE_AA)
+
+
+def family(seed: int) -> dict[str, np.ndarray]:
+    """The 18 pictograms (96x96 uint8 masks, 255 = ink) of one random art family."""
+    rng = np.random.default_rng(seed)
+    t = int(rng.integers(2, 9))
+    filled = bool(rng.random() < 0.5)
+    ring = rng.random() < 0.25
+    frame = not ring and rng.random() < 0.2
+    number_at = rng.integers(5)  # 0-3 a corner, 4 none
+    font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_TRIPLEX)[
+        rng.integers(4)
+    ]
+    scale = rng.uniform(0.55, 1.0) if (ring or frame or number_at < 4) else rng.uniform(0.75, 1.0)
+    turn = float(rng.choice([0, 0, 0, 45, rng.uniform(-30, 30)]))
+    mirror_number = bool(rng.random() < 0.5)
+    out: dict[str, np.ndarray] = {}
+    for face in LEFT_FACES + CENTRE_FACES:
+        img = np.zeros((SIZE, SIZE), np.uint8)
+        for _ in range(int(rng.integers(2, 5))):
+            _stroke(img, rng, t, filled)
+        warp = cv2.getRotationMatrix2D((SIZE / 2, SIZE / 2), turn, scale)
+        img = cv2.warpAffine(img, warp, (SIZE, SIZE), flags=cv2.INTER_LINEAR)
+        out[face] = img
+    for face in LEFT_FACES:
+        out[face.replace("left-", "right-")] = out[face][:, ::-1].copy()
+    for face, img in out.items():
+        if ring:
+            cv2.circle(img, (SIZE // 2, SIZE // 2), 44, 255, max(2, t // 2), cv2.LINE_AA)
+        if frame:
+            cv2.rectangle(img, (5, 5), (SIZE - 6, SIZE - 6), 255, max(2, t // 2), cv2.LINE_AA)
+        if number_at < 4:
+            x, y = [(6, 28), (66, 28), (66, 90), (6, 90)][number_at]
+            mirrored = FACES[face][0] == "right" and mirror_number
+            number = np.zeros_like(img)
+            cv2.putText(number, str(FACES[face][1]), (x, y), font, 0.9, 255, 2, cv2.LINE_AA)
+            img |= number[:, ::-1] if mirrored else number
+    return out
+
+
+def view(mask: np.ndarray, rng: np.random.Generator, size: int = PATCH, dark_die: bool | None = None) -> np.ndarray:
+    """A face patch of ``mask`` as a camera and the reader's cut would give it (float32, zero mean, unit spread).
+    ``dark_die``: light print on a dark die, or dark on light (None: either); one set of dice is one or the other."""
+    if dark_die is None:
+        dark_die = bool(rng.random() < 0.6)
+    body, ink = (
+        (rng.uniform(10, 70), rng.uniform(150, 245)) if dark_die else (rng.uniform(170, 240), rng.uniform(20, 110))
+    )
+    face = body + (ink - body) * (mask.astype(np.float32) / 255.0)
+    yy, xx = np.mgrid[0:SIZE, 0:SIZE].astype(np.float32) / SIZE
+    gx, gy = rng.uniform(-1, 1, size=2)
+    face *= 1 + rng.uniform(0, 0.5) * (gx * (xx - 0.5) + gy * (yy - 0.5))  # light falling off across the face
+    if rng.random() < 0.4:  # a highlight on a glossy top
+        c = rng.uniform(0.2, 0.8, size=2)
+        face += rng.uniform(20, 90) * np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / rng.uniform(0.005, 0.05))
+    # the cut: a little turned, scaled and shifted, taking in a rim of die body
+    turn = rng.normal(0, 4)
+    zoom = rng.uniform(0.88, 1.1)
+    warp = cv2.getRotationMatrix2D((SIZE / 2, SIZE / 2), turn, zoom)
+    warp[:, 2] += rng.normal(0, 2.5, size=2)
+    face = cv2.warpAffine(face, warp, (SIZE, SIZE), borderMode=cv2.BORDER_CONSTANT, borderValue=float(body))
+    sigma = rng.uniform(0.3, 2.2)
+    face = cv2.GaussianBlur(face, (0, 0), sigma)
+    small = cv2.resize(face, (size, size), interpolation=cv2.INTER_AREA)
+    small += rng.normal(0, rng.uniform(1, 10), size=small.shape)
+    small = np.clip(small, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+        small = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
+    return normalise(small)
+
+
+def normalise(patch: np.ndarray) -> np.ndarray:
+    """Zero mean, unit spread: what the embedding is fed, whatever the die's colour and the light."""
+    patch = patch.astype(np.float32)
+    return (patch - patch.mean()) / (patch.std() + 1e-3)

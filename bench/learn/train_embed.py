@@ -1,0 +1,117 @@
+"""Train the face embedding on procedural dice art and export it to ONNX (dev only: pip install -e '.[train]').
+
+    python -m bench.learn.train_embed models/face-embed.onnx [--families 1500] [--minutes 20]
+
+Each step takes a few whole families (all 18 faces, so mirror pairs and faces sharing a ring,
+a frame or a number meet in every batch), two views of each face as its prototype and two
+as queries, and minimises the prototypical-network loss (Snell et al. 2017) over cosine
+similarity. The network is small enough for a Pi: three conv blocks, 64 numbers out, unit
+length. ``--minutes`` bounds the run on this 2-core machine. Families from seed 10**6 up
+are never trained on: bench/learn/eval_embed.py measures on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bench.learn.art import FACE_IDS, PATCH, family, view
+
+VIEWS = 4  # per face per step: 2 for the prototype, 2 queries
+SCALE = 16.0  # cosine similarity -> logits
+
+
+def network():
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list:
+        return [
+            nn.Conv2d(cin, cout, 3, padding=1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(cout, cout, 3, padding=1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+            nn.MaxPool2d(2),
+        ]
+
+    class Embed(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(*block(1, 16), *block(16, 32), *block(32, 64))
+            self.head = nn.Linear(64 * (PATCH // 8) ** 2, 64)
+
+        def forward(self, x):
+            v = self.head(self.features(x).flatten(1))
+            return v / (v.norm(dim=1, keepdim=True) + 1e-6)
+
+    return Embed()
+
+
+def batch(seeds: list[int], rng: np.random.Generator) -> np.ndarray:
+    """[families * 18 faces, VIEWS, 1, PATCH, PATCH] views."""
+    out = []
+    for seed in seeds:
+        art, dark = family(seed), bool(rng.random() < 0.6)  # one set of dice is dark or light throughout
+        out += [[view(art[face], rng, dark_die=dark)[None] for _ in range(VIEWS)] for face in FACE_IDS]
+    return np.asarray(out, np.float32)
+
+
+def main() -> None:
+    import torch
+    import torch.nn.functional as F
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--families", type=int, default=1500, help="art families to train on")
+    parser.add_argument("--per-step", type=int, default=6, help="families in one step")
+    parser.add_argument("--minutes", type=float, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    net = network()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    started, step, losses = time.perf_counter(), 0, []
+    budget = args.minutes * 60
+    while time.perf_counter() - started < budget:
+        seeds = list(rng.integers(0, args.families, size=args.per_step))
+        x = torch.from_numpy(batch(seeds, rng))
+        n = x.shape[0]
+        emb = net(x.reshape(-1, 1, PATCH, PATCH)).reshape(n, VIEWS, -1)
+        protos = F.normalize(emb[:, :2].mean(1), dim=1)
+        queries = emb[:, 2:].reshape(-1, emb.shape[-1])
+        labels = torch.arange(n).repeat_interleave(VIEWS - 2)
+        loss = F.cross_entropy(SCALE * queries @ protos.T, labels)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        for group in opt.param_groups:  # cosine decay over the time budget
+            group["lr"] = 2e-3 * 0.5 * (1 + np.cos(np.pi * min(1.0, (time.perf_counter() - started) / budget)))
+        losses.append(float(loss))
+        step += 1
+        if step % 100 == 0:
+            print(f"step {step}: loss {np.mean(losses[-100:]):.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
+    net.eval()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net,
+        torch.zeros(1, 1, PATCH, PATCH),
+        str(args.out),
+        input_names=["face"],
+        output_names=["embedding"],
+        dynamic_axes={"face": {0: "n"}, "embedding": {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    print(
+        f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min), "
+        f"final loss {np.mean(losses[-100:]):.3f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
