@@ -26,27 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion import config  # noqa: E402
 from companion.app import build  # noqa: E402
 from companion.devices.controls import mock_factory  # noqa: E402
+from companion.games.rolling_bones.dice import FACE_IDS  # noqa: E402
 
-PERFECT = [
-    "left-upper-arm",
-    "left-forearm",
-    "left-hand",
-    "left-thigh",
-    "left-lower-leg",
-    "left-foot",
-    "right-upper-arm",
-    "right-forearm",
-    "right-hand",
-    "right-thigh",
-    "right-lower-leg",
-    "right-foot",
-    "hat",
-    "skull",
-    "ribcage",
-    "spine",
-    "pelvis",
-    "gravestone",
-]
+PERFECT = list(FACE_IDS)  # every face once: a perfect skeleton, the hat and a gravestone
 
 
 class Listener(threading.Thread):

@@ -11,27 +11,9 @@ import pytest
 
 from companion.devices.controls import Controls, PinMap
 from companion.errors import DeviceError
+from companion.games.rolling_bones.dice import FACE_IDS
 
-PERFECT = [
-    "left-upper-arm",
-    "left-forearm",
-    "left-hand",
-    "left-thigh",
-    "left-lower-leg",
-    "left-foot",
-    "right-upper-arm",
-    "right-forearm",
-    "right-hand",
-    "right-thigh",
-    "right-lower-leg",
-    "right-foot",
-    "hat",
-    "skull",
-    "ribcage",
-    "spine",
-    "pelvis",
-    "gravestone",
-]
+PERFECT = list(FACE_IDS)  # every face once: a perfect skeleton, the hat and a gravestone
 
 
 def press(pin, hold_s=0.0):

@@ -6,30 +6,12 @@ import threading
 import pytest
 
 from companion.errors import BadInput, IllegalPlay, StoreError
+from companion.games.rolling_bones.dice import FACE_IDS
 from companion.games.rolling_bones.rules import RollingBonesRules
 from companion.store import EventStore, effective_actions
 from companion.table import Table
 
-PERFECT = [
-    "left-upper-arm",
-    "left-forearm",
-    "left-hand",
-    "left-thigh",
-    "left-lower-leg",
-    "left-foot",
-    "right-upper-arm",
-    "right-forearm",
-    "right-hand",
-    "right-thigh",
-    "right-lower-leg",
-    "right-foot",
-    "hat",
-    "skull",
-    "ribcage",
-    "spine",
-    "pelvis",
-    "gravestone",
-]
+PERFECT = list(FACE_IDS)  # every face once: a perfect skeleton, the hat and a gravestone
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.rolling_bones.dice import FACE_IDS
 from companion.web.tomb import demo_stage
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -111,26 +112,7 @@ def test_players_level_on_points_are_named_apart_on_the_chart(server, page, comp
 def test_turn_button_on_mock_pins_reaches_the_page(server, page, companion, pin_factory):
     page.goto(server + "/")
     live(page)
-    faces = [
-        "left-upper-arm",
-        "left-forearm",
-        "left-hand",
-        "left-thigh",
-        "left-lower-leg",
-        "left-foot",
-        "right-upper-arm",
-        "right-forearm",
-        "right-hand",
-        "right-thigh",
-        "right-lower-leg",
-        "right-foot",
-        "hat",
-        "skull",
-        "ribcage",
-        "spine",
-        "pelvis",
-        "gravestone",
-    ]
+    faces = list(FACE_IDS)  # every face once: a perfect skeleton, the hat and a gravestone
     companion.table.dispatch({"type": "roll", "faces": faces})
     companion.table.dispatch({"type": "lay", "face": "skull"})
     advice = page.locator("[data-testid=advice]")

@@ -4,28 +4,10 @@ import json
 
 import pytest
 
+from companion.games.rolling_bones.dice import FACE_IDS
 from companion.web.tomb import demo_stage
 
-PERFECT = [
-    "left-upper-arm",
-    "left-forearm",
-    "left-hand",
-    "left-thigh",
-    "left-lower-leg",
-    "left-foot",
-    "right-upper-arm",
-    "right-forearm",
-    "right-hand",
-    "right-thigh",
-    "right-lower-leg",
-    "right-foot",
-    "hat",
-    "skull",
-    "ribcage",
-    "spine",
-    "pelvis",
-    "gravestone",
-]
+PERFECT = list(FACE_IDS)  # every face once: a perfect skeleton, the hat and a gravestone
 PHONE = {"REMOTE_ADDR": "192.0.2.7"}
 
 
