@@ -22,6 +22,16 @@ def from_the_pi() -> bool:
     return (request.remote_addr or "") in LOOPBACK
 
 
+def same(sent: str, expected: str) -> bool:
+    """A constant-time comparison that takes any text a client sends (compare_digest refuses non-ASCII str)."""
+    return hmac.compare_digest(sent.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass"))
+
+
+def csrf_ok() -> bool:
+    sent = request.headers.get("X-CSRF-Token", "")
+    return bool(sent) and same(sent, session.get("csrf", ""))
+
+
 def csrf_token() -> str:
     if "csrf" not in session:
         session["csrf"] = secrets.token_urlsafe(24)
@@ -42,8 +52,7 @@ def changes_table(view):
 
     @functools.wraps(view)
     def guarded(*args, **kwargs):
-        sent = request.headers.get("X-CSRF-Token", "")
-        if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
+        if not csrf_ok():
             return jsonify(error="stale page: reload it and try again (missing CSRF token)"), 403
         if not may_change():
             return jsonify(error="enter the table PIN to change the game"), 403
@@ -63,14 +72,13 @@ def json_body() -> dict:
 
 @bp.post("/api/login")
 def login():
-    sent = request.headers.get("X-CSRF-Token", "")
-    if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
+    if not csrf_ok():
         return jsonify(error="stale page: reload it and try again (missing CSRF token)"), 403
     pin = str(json_body().get("pin", ""))
     expected = table_pin()
     if not expected:
         return jsonify(error="no table PIN is set yet: set one on the Pi's own screen"), 403
-    if not hmac.compare_digest(pin, expected):
+    if not same(pin, expected):
         return jsonify(error="wrong PIN"), 403
     session["table"] = True
     return jsonify(ok=True)
@@ -84,8 +92,8 @@ def set_pin():
     if not from_the_pi():
         return jsonify(error="the table PIN is set on the Pi's own screen"), 403
     pin = str(json_body().get("pin", ""))
-    if not (pin.isdigit() and 4 <= len(pin) <= 8):
-        raise BadInput("a table PIN is 4 to 8 digits")
+    if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):  # isdigit() alone takes "²³⁴⁵"
+        raise BadInput("a table PIN is 4 to 8 digits, 0-9")
     path = Path(current_app.instance_path) / "table_pin"
     path.write_text(pin)
     path.chmod(0o600)

@@ -35,12 +35,13 @@ def state():
 def events():
     table = current_app.extensions["table"]
     app = current_app._get_current_object()
-    subscription = table.bus.subscribe()
     # A reconnecting page (Last-Event-ID) gets the whole state at once: state is small, so
     # one snapshot replaces any events it missed.
     environ = request.environ.copy()
 
     def stream():
+        # Subscribed only once the stream starts: a response never sent (HEAD) holds nothing.
+        subscription = table.bus.subscribe()
         try:
             yield ": connected\n\n"
             yield _event(app, environ)

@@ -157,3 +157,36 @@ def test_uploads_are_size_limited(client, api):
     big = json.dumps({"type": "load", "scenario": {"map": ["." * 1000] * 9000}})
     answer = client.post("/api/command", data=big, content_type="application/json", headers={"X-CSRF-Token": api.token})
     assert answer.status_code == 413
+
+
+def test_head_requests_to_the_live_stream_hold_no_subscription(client, companion):
+    for _ in range(50):
+        assert client.head("/events").status_code == 200
+    assert companion.table.bus.subscribers == 0
+
+
+def test_a_stream_that_starts_and_closes_lets_its_subscription_go(client, companion):
+    answer = client.get("/events", buffered=False)
+    chunks = answer.response
+    assert next(iter(chunks)).startswith(b": connected") and companion.table.bus.subscribers == 1
+    answer.close()
+    assert companion.table.bus.subscribers == 0
+
+
+@pytest.mark.parametrize("token", ["é" * 32, "\u00ff\u00fe"])
+def test_a_csrf_token_that_is_not_ascii_is_refused_not_a_crash(client, token):
+    client.get("/api/state")
+    for path in ("/api/command", "/api/login"):
+        answer = client.post(path, json={"type": "next_turn", "pin": "1234"}, headers={"X-CSRF-Token": token})
+        assert answer.status_code == 403 and "CSRF" in answer.get_json()["error"]
+
+
+@pytest.mark.parametrize("pin", ["٠٩٣٧", "²³⁴⁵", "１２３４"])
+def test_a_table_pin_is_ascii_digits(api, companion, pin):
+    answer = api("/api/pin", {"pin": pin})
+    assert answer.status_code == 400 and "0-9" in answer.get_json()["error"]
+    assert api("/api/pin", {"pin": "2468"}).status_code == 200
+    phone = companion.app.test_client()
+    token = phone.get("/api/state", environ_base=PHONE).get_json()["csrf"]
+    answer = phone.post("/api/login", json={"pin": pin}, headers={"X-CSRF-Token": token}, environ_base=PHONE)
+    assert answer.status_code == 403 and answer.get_json()["error"] == "wrong PIN"
