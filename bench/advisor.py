@@ -27,11 +27,10 @@ from bench.common import pin_one_core  # noqa: E402
 from companion.games.rolling_bones import Layout, best_layout  # noqa: E402
 from companion.games.rolling_bones.advice import Play, advise  # noqa: E402
 from companion.games.rolling_bones.advisor import Advisor  # noqa: E402
-from companion.games.rolling_bones.dice import FACE_IDS, FACES, GRAVESTONE, HAT, KINDS  # noqa: E402
+from companion.games.rolling_bones.dice import FACES, GRAVESTONE, HAT  # noqa: E402
 from companion.games.rolling_bones.turn import OVER, Turn  # noqa: E402
 from companion.games.rolling_bones.win_play import follow, throw  # noqa: E402
 
-FACES_OF = {kind: [f for f in FACE_IDS if FACES[f][0] == kind] for kind in KINDS}
 SPREAD_FILE = Path(__file__).resolve().parents[1] / "companion/games/rolling_bones/turn_points.py"
 
 # A policy looks at a turn in the LAY phase and returns the play to make.

@@ -118,18 +118,14 @@ class Table:
             self._live = self._replay(live.session)
             return self._publish(UNDO, {}, event.seq)
 
-    def update_desk(
-        self, change: Callable[[dict[str, Any]], dict[str, Any] | None], log: bool = True
-    ) -> dict[str, Any]:
-        """Change the referee's desk: ``change`` gets a copy and returns the new desk (None: keep it).
+    def update_desk(self, change: Callable[[dict[str, Any]], dict[str, Any]], log: bool = True) -> dict[str, Any]:
+        """Change the referee's desk: ``change`` gets a copy and returns the new desk.
 
         Runs under the table lock, so two threads never lose each other's change; logged before
         it is published while a game is on (``log=False``: a passing status, e.g. busy)."""
         with self._lock:
             old = self._live.desk if self._live else self._desk_off_game
             new = change(copy.deepcopy(old))
-            if new is None:
-                return copy.deepcopy(old)
             seq = None
             if self._live is not None:
                 if log:

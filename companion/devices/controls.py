@@ -39,20 +39,15 @@ class PinMap:
         try:
             b, leds, timing = data["buttons"], data["leds"], data.get("timing", {})
             buzzer = leds.get("buzzer", -1)
-            red, green, blue = (int(p) for p in leds["status"])
-        except ValueError as error:
-            if "unpack" in str(error):
-                raise DeviceError("pin map: leds.status is the RGB LED's three pins: [red, green, blue]") from None
-            raise DeviceError(f"pin map is incomplete or not numbers: {error}") from None
-        except (KeyError, TypeError) as error:
-            raise DeviceError(f"pin map is incomplete or not numbers: {error}") from None
-        try:
+            status = tuple(int(p) for p in leds["status"])
+            if len(status) != 3:
+                raise DeviceError("pin map: leds.status is the RGB LED's three pins: [red, green, blue]")
             return cls(
                 int(b["turn"]),
                 int(b["undertaker"]),
                 int(b["seismic"]),
                 tuple(int(p) for p in leds["seats"]),
-                (red, green, blue),
+                (status[0], status[1], status[2]),
                 None if buzzer in (None, -1) else int(buzzer),
                 float(timing.get("bounce_s", 0.05)),
                 float(timing.get("hold_s", 2.0)),

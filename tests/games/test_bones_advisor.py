@@ -139,8 +139,7 @@ def decision_points(draw):
     turn = Turn()
     rolls = draw(st.integers(0, 4))
     for step in range(rolls + 1):
-        faces = [rng.choice(FACES_OF[kind]) for kind, n in turn.to_throw for _ in range(n)]
-        turn = turn.throw(faces)
+        turn = turn.throw(turn.random_throw(rng))
         if turn.phase == OVER or step == rolls:
             break
         for _ in range(rng.randint(0, 4)):

@@ -5,12 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .dice import FACE_IDS, kind_of
 from .match import Match
-
-
-def faces_of(kind: str) -> list[str]:
-    return [f for f in FACE_IDS if kind_of(f) == kind]
 
 
 class RollingBonesRules:
@@ -23,8 +18,7 @@ class RollingBonesRules:
         # Rolls are physical dice read by the camera. With no camera, "throw" has the table throw
         # them with its random source; the event records the faces, so a replay rolls nothing.
         if command.get("type") == "throw":
-            faces = [rng.choice(faces_of(kind)) for kind, n in state.turn.to_throw for _ in range(n)]
-            command = {"type": "roll", "faces": faces}
+            command = {"type": "roll", "faces": state.turn.random_throw(rng)}
         return state.apply(command), dict(command)
 
     def view(self, state: Match) -> dict[str, Any]:

@@ -6,14 +6,16 @@ a lay the rules refuse is never applied.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from ...errors import IllegalPlay
-from .dice import BONES, DICE_PER_KIND, GRAVESTONE, HAT, KINDS, kind_of, open_slots
+from .dice import BONES, DICE_PER_KIND, FACE_IDS, GRAVESTONE, HAT, KINDS, kind_of, open_slots
 from .layout import Layout
 
 THROW, LAY, OVER = "throw", "lay", "over"
+FACES_OF = {kind: [f for f in FACE_IDS if kind_of(f) == kind] for kind in KINDS}
 BURIED, LOST = "buried", "lost"
 
 
@@ -80,6 +82,10 @@ class Turn:
             # Forced: exactly one bone of this roll goes in a wrong slot next to the chain.
             lays = [Lay(face, slot) for face in BONES if face in loose for slot in sorted(reachable)]
         return lays
+
+    def random_throw(self, rng: random.Random) -> list[str]:
+        """The faces the dice to throw show when thrown: one face of its kind for each, drawn from ``rng``."""
+        return [rng.choice(FACES_OF[kind]) for kind, n in self.to_throw for _ in range(n)]
 
     # -- actions --------------------------------------------------------------------------
 

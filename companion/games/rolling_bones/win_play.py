@@ -18,15 +18,12 @@ from collections.abc import Callable
 
 from .advice import Play, SearchTooLong, advise, budget
 from .advisor import Advisor
-from .dice import FACE_IDS, KINDS, kind_of
 from .layout import Layout
 from .turn import LAY, OVER, Turn
 
 EXACT_THROWS = 1_000  # ~0.25 s of exact win search here; past it, rollouts
 ROLLOUTS = 100  # simulated rests of the turn per play (the estimate's spread: about +-0.05)
 RIVALS = 6  # the plays weighed: the best by expected points, and the best bury and roll again
-
-FACES_OF = {kind: [f for f in FACE_IDS if kind_of(f) == kind] for kind in KINDS}
 
 
 def follow(turn: Turn, play: Play) -> tuple[Turn, int | None]:
@@ -45,7 +42,7 @@ def follow(turn: Turn, play: Play) -> tuple[Turn, int | None]:
 
 
 def throw(turn: Turn, rng: random.Random) -> Turn:
-    return turn.throw([rng.choice(FACES_OF[kind]) for kind, n in turn.to_throw for _ in range(n)])
+    return turn.throw(turn.random_throw(rng))
 
 
 def finish_turn(turn: Turn, advisor: Advisor, rng: random.Random) -> int:
