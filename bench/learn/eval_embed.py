@@ -25,10 +25,10 @@ import cv2
 import numpy as np
 
 from bench.learn.art import FACE_IDS, PATCH, family, normalise, view
+from companion.games.rolling_bones.dice import MIRROR
 
 MARGIN = 0.1  # cosine similarity the best face must lead by to be read (embedding); the baseline's too
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice"
-MIRROR = {f: f.replace("left-", "@").replace("right-", "left-").replace("@", "right-") for f in FACE_IDS}
 
 
 class Embedder:
@@ -69,35 +69,23 @@ def name(embed, support: dict[str, np.ndarray], queries: list[tuple[str, np.ndar
     }
 
 
-def procedural(seeds: range, rng: np.random.Generator, shots: int = 3, queries: int = 5):
+def drawn_set(art: dict[str, np.ndarray], dark: bool, rng: np.random.Generator, shots: int = 3, queries: int = 5):
+    """A drawn set of dice: ``shots`` enrolled views a face, and ``queries`` views a face at a random quarter turn."""
+    support = {f: np.stack([view(art[f], rng, dark_die=dark) for _ in range(shots)]) for f in FACE_IDS}
+    asked = [(f, np.rot90(view(art[f], rng, dark_die=dark), rng.integers(4))) for f in FACE_IDS for _ in range(queries)]
+    return support, asked
+
+
+def procedural(seeds: range, rng: np.random.Generator):
     for seed in seeds:
-        art, dark = family(seed), bool(seed % 2)  # one set of dice: dark or light, every photo
-        support = {f: np.stack([view(art[f], rng, dark_die=dark) for _ in range(shots)]) for f in FACE_IDS}
-        yield (
-            support,
-            [
-                (f, np.rot90(view(art[f], rng, dark_die=dark), rng.integers(4)))
-                for f in FACE_IDS
-                for _ in range(queries)
-            ],
-        )
+        yield drawn_set(family(seed), bool(seed % 2), rng)  # one set of dice: dark or light, every photo
 
 
-def repo_styles(rng: np.random.Generator, shots: int = 3, queries: int = 5):
+def repo_styles(rng: np.random.Generator):
     from bench.render.glyphs import glyph
 
     for style in range(5):
-        art, dark = {f: glyph(f, style) for f in FACE_IDS}, style != 1  # style 1 is the ivory dice's
-        support = {f: np.stack([view(art[f], rng, dark_die=dark) for _ in range(shots)]) for f in FACE_IDS}
-        yield (
-            style,
-            support,
-            [
-                (f, np.rot90(view(art[f], rng, dark_die=dark), rng.integers(4)))
-                for f in FACE_IDS
-                for _ in range(queries)
-            ],
-        )
+        yield (style, *drawn_set({f: glyph(f, style) for f in FACE_IDS}, style != 1, rng))  # style 1: ivory dice
 
 
 def cut(image: np.ndarray, corners: list[list[float]]) -> np.ndarray:
