@@ -126,6 +126,8 @@ class Table:
         with self._lock:
             old = self._live.desk if self._live else self._desk_off_game
             new = change(copy.deepcopy(old))
+            if new == old:  # nothing to say again: no event, no redraw of every page
+                return copy.deepcopy(new)
             seq = None
             if self._live is not None:
                 if log:

@@ -189,3 +189,11 @@ def test_throw_for_me_rolls_with_the_tables_random_source_and_replays_without_it
         rolled.append(t.state.turn.loose)
     assert rolled[0] == rolled[1] and len(rolled[0]) == 18  # a fixed source, the same throw
     assert restarted(store).state.turn.loose == rolled[1]  # the event holds the faces
+
+
+def test_a_desk_said_again_unchanged_is_no_event_and_no_publish(table, store):
+    table.update_desk(lambda d: {**d, "notice": "read 18 dice"})
+    heard = table.bus.subscribe()
+    events = len(store.events(table.view()["session"]))
+    table.update_desk(lambda d: {**d, "notice": "read 18 dice"})
+    assert heard.empty() and len(store.events(table.view()["session"])) == events
