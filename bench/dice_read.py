@@ -39,11 +39,37 @@ MATCH_PX = 20  # a reading within this many px of a true centre is that die
 STEADY_READS = 3  # each photo is read this many times: the first read's time, and the least of them, are reported
 
 
-def evaluate(folder: Path, baseline_photos: int) -> dict:
-    from companion.vision.dice import DiceReader
+def enrolled(kind: str, folder: Path):
+    """The reader ``kind`` (learned: find, cut, embed, decide; classical: the correlation reader) enrolled on
+    the set's enroll/ folder, and how it reads a die shown its true top face."""
+    if kind == "learned":
+        from companion.vision.reader import DiceReader
 
-    reader = DiceReader.enroll(folder / "enroll")
+        reader = DiceReader.enroll(folder / "enroll")
+        return reader, lambda image, truth: at_true_tops_learned(reader, image, truth)
+    from companion.vision.dice import DiceReader as ClassicalReader
+
+    reader = ClassicalReader.enroll(folder / "enroll")
+    return reader, lambda image, truth: at_true_top_faces(reader, image, truth)[1]
+
+
+def at_true_tops_learned(reader, image: np.ndarray, truth: list[dict]) -> int:
+    """Level dice the learned reader's decide stage reads right, shown their true top faces."""
+    from companion.vision.embedding import cut_face, embed
+
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    level = [d for d in truth if not d["cocked"]]
+    turns = [np.degrees(np.arctan2(*np.subtract(d["corners"][1], d["corners"][0])[::-1])) for d in level]
+    decisions = reader.decide(
+        embed(cut_face(gray, tuple(d["center"]), t, reader.die_side) for d, t in zip(level, turns))
+    )
+    return sum(dec.clear and dec.face == d["face"] for dec, d in zip(decisions, level))
+
+
+def evaluate(folder: Path, baseline_photos: int, kind: str = "learned") -> dict:
+    reader, at_true_tops = enrolled(kind, folder)
     counted = correct = misread = abstained = phantom = perfect = photos = cocked_read = at_pose = 0
+    flags_at_no_die = 0
     times, steady = [], []
     for path in sorted(folder.glob("scene-*.jpg")):
         truth = json.loads(path.with_suffix(".json").read_text())["dice"]
@@ -59,28 +85,26 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
         photos += 1
         used, ok_photo = set(), True
         for die in truth:
-            near = [
-                i
-                for i, d in enumerate(reading["dice"])
-                if abs(d["center"][0] - die["center"][0]) + abs(d["center"][1] - die["center"][1]) < MATCH_PX
-            ]
-            used.update(near[:1])  # a second reading of one die is a die too many: counted as a phantom
+            close = [i for i, d in enumerate(reading["dice"]) if near(d["center"], die["center"])]
+            used.update(close[:1])  # a second reading of one die is a die too many: counted as a phantom
             if die["cocked"]:
-                cocked_read += bool(near)
-                ok_photo &= not near
+                cocked_read += bool(close)
+                ok_photo &= not close
                 continue
             counted += 1
-            if not near:
+            if not close:
                 abstained += 1
                 ok_photo = False
-            elif reading["dice"][near[0]]["face"] == die["face"]:
+            elif reading["dice"][close[0]]["face"] == die["face"]:
                 correct += 1
             else:
                 misread += 1
                 ok_photo = False
-        at_pose += at_true_top_faces(reader, image, truth)[1]
+        at_pose += at_true_tops(image, truth)
         phantom += len(set(range(len(reading["dice"]))) - used)
-        perfect += ok_photo and not (set(range(len(reading["dice"]))) - used)
+        stray = [u for u in reading["unreadable"] if not any(near(u["center"], d["center"]) for d in truth)]
+        flags_at_no_die += len(stray)
+        perfect += ok_photo and not (set(range(len(reading["dice"]))) - used) and not stray
     base_ms, base_acc = baseline(folder, reader, baseline_photos)
     return {
         "dice": counted,
@@ -90,6 +114,7 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
         "perfect": perfect / photos,
         "photos": photos,
         "phantom": phantom,
+        "stray_flags": flags_at_no_die / photos,
         "cocked_read": cocked_read,
         "ms": statistics.median(times),
         "steady_ms": statistics.median(steady),
@@ -97,6 +122,10 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
         "baseline_correct": base_acc,
         "at_pose": at_pose / counted,
     }
+
+
+def near(a, b) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) < MATCH_PX
 
 
 def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:
@@ -164,24 +193,32 @@ def main() -> None:
         help="sets under --data: dev (OpenCV renders, tuned on), heldout (other art), "
         "blender (physically based renders, bench/render/blender_dice.py), blender-ivory (the same, light dice), blender-style2 (black dice, art style 2), blender-table (one table camera for every photo, enrollment too), blender-framed (art none of the reader's development saw: each pictogram in a ring all faces share), blender-diagonal (other unseen art: thin pictograms turned 45 degrees; rendered after session 13's choices, used for none)",
     )
+    parser.add_argument(
+        "--readers",
+        nargs="+",
+        default=["learned", "classical"],
+        choices=["learned", "classical"],
+        help="learned: find, cut, embed, decide (the networks); classical: the correlation reader it replaces",
+    )
     args = parser.parse_args()
     pin_one_core()
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
     for name in args.sets:
-        r = evaluate(args.data / name, args.baseline_photos)
-        print(
-            f"{name:8s} {r['photos']} photos, {r['dice']} level dice: correct {r['correct']:.1%}, misread {r['misread']:.2%}, "
-            f"abstain {r['abstain']:.1%}, perfect photos {r['perfect']:.0%}, phantom dice {r['phantom']}, "
-            f"cocked read as level {r['cocked_read']}"
-        )
-        print(
-            f"{'':8s} at the true top faces (enrollment and classifier only, no finding): {r['at_pose']:.1%} read right"
-        )
-        print(
-            f"{'':8s} median {r['ms']:.1f} ms per photo (first read; least of {STEADY_READS}: {r['steady_ms']:.1f} ms); "
-            f"baseline (template matching, 8 rotations) {r['baseline_ms']:.0f} ms, {r['baseline_correct']:.1%} correct; "
-            f"ratio {r['baseline_ms'] / r['ms']:.1f}x ({r['baseline_ms'] / r['steady_ms']:.1f}x)"
-        )
+        for kind in args.readers:
+            r = evaluate(args.data / name, args.baseline_photos, kind)
+            print(
+                f"{name:8s} {kind}: {r['photos']} photos, {r['dice']} level dice: correct {r['correct']:.1%}, misread {r['misread']:.2%}, "
+                f"abstain {r['abstain']:.1%}, perfect photos {r['perfect']:.0%}, phantom dice {r['phantom']}, "
+                f"cocked read as level {r['cocked_read']}, flags at no die {r['stray_flags']:.1f} a photo"
+            )
+            print(
+                f"{'':8s} at the true top faces (enrollment and classifier only, no finding): {r['at_pose']:.1%} read right"
+            )
+            print(
+                f"{'':8s} median {r['ms']:.1f} ms per photo (first read; least of {STEADY_READS}: {r['steady_ms']:.1f} ms); "
+                f"baseline (template matching, 8 rotations) {r['baseline_ms']:.0f} ms, {r['baseline_correct']:.1%} correct; "
+                f"ratio {r['baseline_ms'] / r['ms']:.1f}x ({r['baseline_ms'] / r['steady_ms']:.1f}x)"
+            )
 
 
 if __name__ == "__main__":

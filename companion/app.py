@@ -110,7 +110,7 @@ def _camera_and_reader(settings: dict[str, Any], demo: bool):
     reader = annotate = None
     try:
         from .vision.annotate import annotate_reading
-        from .vision.dice import DiceReader
+        from .vision.reader import DiceReader
 
         dice_reader = DiceReader.load(settings.get("dice", {}).get("set", "demo"))
         reader, annotate = dice_reader.read, annotate_reading

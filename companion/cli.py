@@ -98,8 +98,7 @@ def tomb_check(args: argparse.Namespace) -> None:
 
 
 def dice_enroll(args: argparse.Namespace) -> None:
-    from .vision.dice import DiceReader
-    from .vision.model_sets import PHOTO_SUFFIXES
+    from .vision.reader import DiceReader
 
     reader = DiceReader.enroll(args.dir)
     folder = reader.save(args.set)
@@ -116,14 +115,9 @@ def dice_enroll(args: argparse.Namespace) -> None:
     few = [face for face, n in reader.photos_learned().items() if n < 2]
     if few:
         # a face known from one photo is the first to be misread (its one picture's light, its one angle)
-        offered = {
-            face: sum(p.suffix.lower() in PHOTO_SUFFIXES for p in (Path(args.dir) / face).iterdir()) for face in few
-        }
         print(
-            f"warning: learned from one photo only: {', '.join(f'{face} (of {offered[face]})' for face in few)}; "
-            f"add photos of {'it' if len(few) == 1 else 'them'} (a photo whose top face is not found clearly "
-            f"is not learned from), each die alone and well lit, and enroll again"
-            f"{'; until then read only when near certain: ' + ', '.join(reader.unsure) if reader.unsure else ''}",
+            f"warning: learned from one photo only: {', '.join(few)}; photograph "
+            f"{'it' if len(few) == 1 else 'them'} again (the teaching sheet: three photos) and enroll again",
             file=sys.stderr,
         )
 
@@ -131,7 +125,7 @@ def dice_enroll(args: argparse.Namespace) -> None:
 def dice_read(args: argparse.Namespace) -> None:
     from .devices.camera import read_image
     from .vision.annotate import annotate_reading
-    from .vision.dice import DiceReader
+    from .vision.reader import DiceReader
 
     reader = DiceReader.load(args.set)
     image = read_image(args.image)
@@ -230,7 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=tomb_check)
     dice = sub.add_parser("dice", help="Rolling Bones dice: enroll a set, read a photo")
     dsub = dice.add_subparsers(dest="command", required=True)
-    p = dsub.add_parser("enroll", help="learn a dice set from DIR/<face-id>/*.jpg")
+    p = dsub.add_parser(
+        "enroll", help="learn a dice set from DIR/*.jpg, photos of the teaching sheet, or DIR/<face-id>/*.jpg"
+    )
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--set", required=True, help="name of the dice set")
     p.set_defaults(run=dice_enroll)

@@ -1,4 +1,4 @@
-"""The shipped face embedding (models/embed/face-embed.onnx) runs with OpenCV's DNN module and names faces."""
+"""The shipped face embedding (models/networks/face-embed.onnx) runs with OpenCV's DNN module and names faces."""
 
 from pathlib import Path
 
@@ -6,7 +6,7 @@ import numpy as np
 
 from bench.learn.eval_embed import Embedder, name, repo_styles
 
-MODEL = Path(__file__).resolve().parents[1] / "models" / "embed" / "face-embed.onnx"
+MODEL = Path(__file__).resolve().parents[1] / "models" / "networks" / "face-embed.onnx"
 
 
 def test_the_embedding_is_64_numbers_of_unit_length():

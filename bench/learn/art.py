@@ -92,7 +92,10 @@ def family(seed: int) -> dict[str, np.ndarray]:
 
 def view(mask: np.ndarray, rng: np.random.Generator, size: int = PATCH, dark_die: bool | None = None) -> np.ndarray:
     """A face patch of ``mask`` as a camera and the reader's cut would give it (float32, zero mean, unit spread).
-    ``dark_die``: light print on a dark die, or dark on light (None: either); one set of dice is one or the other."""
+    ``dark_die``: light print on a dark die, or dark on light (None: either); one set of dice is one or the other.
+
+    The die lies on a mat, a side or two of it showing (off the camera's axis), maybe a neighbour touching it;
+    the cut is the top face's square with each corner a little off (a finder's error, the camera's perspective)."""
     if dark_die is None:
         dark_die = bool(rng.random() < 0.6)
     body, ink = (
@@ -105,12 +108,17 @@ def view(mask: np.ndarray, rng: np.random.Generator, size: int = PATCH, dark_die
     if rng.random() < 0.4:  # a highlight on a glossy top
         c = rng.uniform(0.2, 0.8, size=2)
         face += rng.uniform(20, 90) * np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / rng.uniform(0.005, 0.05))
-    # the cut: a little turned, scaled and shifted, taking in a rim of die body
-    turn = rng.normal(0, 4)
-    zoom = rng.uniform(0.88, 1.1)
-    warp = cv2.getRotationMatrix2D((SIZE / 2, SIZE / 2), turn, zoom)
-    warp[:, 2] += rng.normal(0, 2.5, size=2)
-    face = cv2.warpAffine(face, warp, (SIZE, SIZE), borderMode=cv2.BORDER_CONSTANT, borderValue=float(body))
+    scene = _surroundings(face, body, rng)
+    # the cut: the top face's corners, each a little off, turned a little, squared up to SIZE
+    c0 = CONTEXT
+    corners = np.float32([[c0, c0], [c0 + SIZE, c0], [c0 + SIZE, c0 + SIZE], [c0, c0 + SIZE]])
+    centre = corners.mean(0)
+    zoom, turn = rng.uniform(0.85, 1.15), np.radians(rng.normal(0, 5))
+    spin = np.float32([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    corners = centre + zoom * (corners - centre) @ spin.T
+    corners += rng.normal(0, 3.5, size=2) + rng.normal(0, 2.5, size=(4, 2))  # shifted, and each corner its own way
+    square = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
+    face = cv2.warpPerspective(scene, cv2.getPerspectiveTransform(corners.astype(np.float32), square), (SIZE, SIZE))
     sigma = rng.uniform(0.3, 2.2)
     face = cv2.GaussianBlur(face, (0, 0), sigma)
     small = cv2.resize(face, (size, size), interpolation=cv2.INTER_AREA)
@@ -120,6 +128,44 @@ def view(mask: np.ndarray, rng: np.random.Generator, size: int = PATCH, dark_die
         ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
         small = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
     return normalise(small)
+
+
+CONTEXT = 24  # px of surroundings drawn round the 96 px top face: what a cut a quarter off takes in
+
+
+def _surroundings(face: np.ndarray, body: float, rng: np.random.Generator) -> np.ndarray:
+    """The top face on a mat of another grey, with sides of the die showing along one or two edges, its corners
+    rounded, and sometimes a neighbouring die against it."""
+    full = SIZE + 2 * CONTEXT
+    mat = rng.uniform(30, 220)
+    scene = np.full((full, full), mat, np.float32)
+    scene += cv2.GaussianBlur(rng.normal(0, rng.uniform(0, 25), (full, full)).astype(np.float32), (0, 0), 3)
+    c0, c1 = CONTEXT, CONTEXT + SIZE
+    for edge in rng.choice(4, size=int(rng.integers(0, 3)), replace=False):  # sides seen off the camera's axis
+        depth = int(rng.uniform(3, 20))
+        shade = body * rng.uniform(0.5, 1.1)
+        box = [(c0, c1, c1, c1 + depth), (c0, c1, c0 - depth, c0), (c1, c1 + depth, c0, c1), (c0 - depth, c0, c0, c1)]
+        x0, x1, y0, y1 = box[edge]
+        scene[y0:y1, x0:x1] = shade
+    if rng.random() < 0.25:  # a neighbour touching one edge: another die's body and print
+        other = rng.uniform(10, 70) if body < 120 else rng.uniform(170, 240)
+        edge, gap = int(rng.integers(4)), int(rng.uniform(0, 6))
+        x0, x1, y0, y1 = [
+            (c1 + gap, full, c0, c1),
+            (0, c0 - gap, c0, c1),
+            (c0, c1, c1 + gap, full),
+            (c0, c1, 0, c0 - gap),
+        ][edge]
+        scene[y0:y1, x0:x1] = other
+    radius = int(rng.uniform(2, 12))  # the top's rounded corners
+    top = np.zeros((SIZE, SIZE), np.uint8)
+    cv2.rectangle(top, (radius, 0), (SIZE - 1 - radius, SIZE - 1), 255, -1)
+    cv2.rectangle(top, (0, radius), (SIZE - 1, SIZE - 1 - radius), 255, -1)
+    for x, y in [(radius, radius), (SIZE - 1 - radius, radius), (radius, SIZE - 1 - radius), (SIZE - 1 - radius,) * 2]:
+        cv2.circle(top, (x, y), radius, 255, -1)
+    inside = top > 0
+    scene[c0:c1, c0:c1][inside] = face[inside]
+    return scene
 
 
 def normalise(patch: np.ndarray) -> np.ndarray:

@@ -1,6 +1,6 @@
 """How well the face embedding names faces of art it never saw, from a few enrolled examples.
 
-    python -m bench.learn.eval_embed models/embed/face-embed.onnx
+    python -m bench.learn.eval_embed models/networks/face-embed.onnx
 
 Each face of a set gets a prototype (the mean embedding of its enrolled patches); a query is
 named by the nearest prototype at the best of its four quarter turns (the reader knows a

@@ -325,3 +325,35 @@ def render_single(seed: int, face: str, style: int, colouring: str | None, heigh
     x0 = int(np.clip(cx - 160, 0, IMAGE_W - 320))
     y0 = int(np.clip(cy - 160, 0, IMAGE_H - 320))
     return photo[y0 : y0 + 320, x0 : x0 + 320], None
+
+
+def render_sheet(seed: int, style: int, colouring: str = "black", height_cm: float | None = None):
+    """A teaching-sheet photo (companion/vision/teaching_sheet.py): the printed sheet on the mat, a die face up on
+    each labelled place (each turned its own way, a little off centre), seen by the table camera."""
+    from companion.vision.teaching_sheet import place_centres_mm, sheet_image
+
+    rng = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    w, h = int(MAT_MM[0] * PX_PER_MM), int(MAT_MM[1] * PX_PER_MM)
+    px = int(DIE_MM * PX_PER_MM)
+    canvas = mat_canvas(nrng, True)
+    page = cv2.cvtColor(sheet_image(), cv2.COLOR_GRAY2BGR)
+    sheet_px_per_mm = 150 / 25.4
+    scale = PX_PER_MM / sheet_px_per_mm
+    turn = rng.uniform(-10, 10)
+    at = (w / 2 + rng.uniform(-60, 60) * PX_PER_MM, h / 2 + rng.uniform(-40, 40) * PX_PER_MM)
+    to_mat = cv2.getRotationMatrix2D((page.shape[1] / 2, page.shape[0] / 2), turn, scale)
+    to_mat[:, 2] += np.array(at) - np.array([page.shape[1] / 2, page.shape[0] / 2])
+    paper = cv2.warpAffine(page, to_mat, (w, h), flags=cv2.INTER_AREA, borderValue=(0, 0, 0))
+    on_paper = cv2.warpAffine(np.full(page.shape[:2], 255, np.uint8), to_mat, (w, h)) > 0
+    canvas[on_paper] = (paper[on_paper] * rng.uniform(0.85, 1.0)).astype(np.uint8)
+    dice = []
+    for face, (x_mm, y_mm) in place_centres_mm().items():
+        x, y = to_mat @ np.array([x_mm * sheet_px_per_mm, y_mm * sheet_px_per_mm, 1.0])
+        dice.append(Die(face, x + rng.uniform(-8, 8), y + rng.uniform(-8, 8), rng.uniform(0, 360)))
+    _shadow(canvas, dice, px, (rng.uniform(-6, 6), rng.uniform(2, 8)), 0.3)
+    for d in dice:
+        _paste(canvas, _die_sprite(d.face, style, colouring, px, False, 0), d.x, d.y, d.angle)
+    H = _camera(rng, w, h, height_cm)
+    photo = cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), flags=cv2.INTER_AREA, borderValue=(60, 80, 110))
+    return _light(photo, rng, rng.choice(LIGHTS[:2] + LIGHTS[3:]), nrng)

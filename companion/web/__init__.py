@@ -24,15 +24,16 @@ def create_app(table, referee, config: dict[str, Any] | None = None, instance_pa
         SESSION_COOKIE_HTTPONLY=True,
         TABLE_PIN=str((config or {}).get("server", {}).get("pin", "") or ""),
         PHOTO_DIR=str(Path(app.instance_path) / "photos"),
+        DICE_SET=str((config or {}).get("dice", {}).get("set", "demo")),
     )
     app.extensions["table"] = table
     app.extensions["referee"] = referee
 
-    from . import auth, bones, live, pages, sepulchre, tomb
+    from . import auth, bones, live, pages, sepulchre, teach, tomb
 
     app.extensions["advisor"] = bones.AdvisorDesk()
 
-    for blueprint in (pages.bp, live.bp, auth.bp, bones.bp, tomb.bp, sepulchre.bp):
+    for blueprint in (pages.bp, live.bp, auth.bp, bones.bp, tomb.bp, sepulchre.bp, teach.bp):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(CompanionError)

@@ -376,6 +376,26 @@ $("#new-tomb").addEventListener("submit", (e) => {
   try { scenario = JSON.parse($("#scenario").value); } catch (err) { return toast(`scenario is not valid JSON: ${err.message}`); }
   api("/api/new-game", { game: "dark-tomb", setup: { scenario } }).then((d) => { if (d) $("#setup-details").open = false; });
 });
+async function teachStatus(d) {
+  if (!d) d = await (await fetch("/api/dice/teach")).json();  // refused: the toast says why; show where things are
+  let text = `${d.photos} of ${d.needed} photos taken`;
+  if (d.learned) {
+    const faces = Object.keys(d.learned).length;
+    text = `learned ${faces} faces (die ${d.die_side} px) as set "${d.set}": the table reads them now`;
+    if (d.left_out.length) text += `; not used: ${d.left_out.join("; ")}`;
+  }
+  $("#teach-status").textContent = text;
+}
+$("#teach").addEventListener("toggle", () => { if ($("#teach").open) teachStatus(null); });
+$("#teach-photo").addEventListener("click", () => {
+  $("#teach-status").textContent = "taking a photo…";
+  api("/api/dice/teach/photo").then(teachStatus);
+});
+$("#teach-learn").addEventListener("click", () => {
+  $("#teach-status").textContent = "learning the dice…";
+  api("/api/dice/teach/learn").then(teachStatus);
+});
+$("#teach-clear").addEventListener("click", () => api("/api/dice/teach/clear").then(teachStatus));
 $("#login").addEventListener("submit", (e) => { e.preventDefault(); api("/api/login", { pin: $("#pin").value }).then(refresh); });
 $("#setpin").addEventListener("submit", (e) => { e.preventDefault(); api("/api/pin", { pin: $("#newpin").value }).then(refresh); });
 

@@ -1,0 +1,184 @@
+"""Train the dice finder on procedural table photos and export it to ONNX (dev only: pip install -e '.[train]').
+
+    python -m bench.learn.train_finder models/networks/dice-finder.onnx [--minutes 30]
+
+The finder is a small fully convolutional net (CenterNet-like, Zhou et al. 2019): a grey photo
+at the working scale (a die's top face FINDER_SIDE px across) in; at a quarter of that, per
+cell, how likely a level die's top-face centre lies there, how likely a cocked die's, the
+centre's offset within the cell and the die's turn (cos and sin of four times it: a square
+looks the same every quarter turn). Scenes come from bench/learn/scenes.py, drawn ahead into
+a pool by a worker process and each used in its eight flips and quarter turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bench.learn.scenes import scene
+
+SIZE = 96  # training crop (working-scale px)
+STRIDE = 4  # output cells per input px
+SIGMA = 0.8  # cells: the spread of a centre's peak in the target heat map
+CHANNELS = 6  # level heat, cocked heat, dx, dy, cos 4t, sin 4t
+
+
+def network():
+    import torch.nn as nn
+
+    def conv(cin: int, cout: int, stride: int = 1) -> list:
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    def separable(ch: int, dilation: int) -> list:
+        return [
+            nn.Conv2d(ch, ch, 3, 1, dilation, dilation=dilation, groups=ch, bias=False),
+            nn.Conv2d(ch, ch, 1, bias=False),
+            nn.BatchNorm2d(ch),
+            nn.ReLU(inplace=True),
+        ]
+
+    return nn.Sequential(
+        *conv(1, 16, 2),
+        *conv(16, 32, 2),
+        *separable(32, 1),
+        *separable(32, 2),
+        *separable(32, 4),
+        *separable(32, 1),
+        nn.Conv2d(32, CHANNELS, 1),
+    )
+
+
+def targets(dice: list[dict], flip: bool, quarter: int) -> tuple[np.ndarray, np.ndarray]:
+    """The heat maps (2, cells, cells) and the regression targets with their mask (5, cells, cells)."""
+    cells = SIZE // STRIDE
+    heat = np.zeros((2, cells, cells), np.float32)
+    reg = np.zeros((5, cells, cells), np.float32)  # dx, dy, cos, sin, mask
+    yy, xx = np.mgrid[0:cells, 0:cells].astype(np.float32) + 0.5
+    for die in dice:
+        x, y = die["centre"]
+        turn = die["turn"]
+        if flip:
+            x, turn = SIZE - x, -turn
+        for _ in range(quarter):  # np.rot90 turns the picture anticlockwise: (x, y) -> (y, SIZE - x)
+            x, y = y, SIZE - x
+            turn -= 90
+        cx, cy = x / STRIDE, y / STRIDE
+        channel = 0 if die["level"] else 1
+        heat[channel] = np.maximum(heat[channel], np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * SIGMA**2)))
+        i, j = int(np.floor(cy)), int(np.floor(cx))
+        if not (0 <= i < cells and 0 <= j < cells):
+            continue
+        heat[channel, i, j] = 1.0
+        if die["level"]:
+            a = np.radians(4 * turn)
+            reg[:, i, j] = [cx - j - 0.5, cy - i - 0.5, np.cos(a), np.sin(a), 1.0]
+    return heat, reg
+
+
+def _draw(seeds: list[int]) -> list[tuple[np.ndarray, list[dict]]]:
+    return [scene(s, SIZE) for s in seeds]
+
+
+def standardise(photo: np.ndarray) -> np.ndarray:
+    """What the finder is fed: zero mean, unit spread over the whole photo."""
+    photo = photo.astype(np.float32)
+    return (photo - photo.mean()) / (photo.std() + 1.0)
+
+
+def focal(logits, heat):
+    """CenterNet's focal loss over the heat maps: peaks are 1, the rest weighed down near a peak."""
+    import torch
+
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    peak = heat >= 0.999
+    pos = -((1 - p) ** 2) * torch.log(p) * peak
+    neg = -((1 - heat) ** 4) * p**2 * torch.log(1 - p) * (~peak)
+    return (pos.sum() + neg.sum()) / peak.sum().clamp(min=1)
+
+
+def main() -> None:
+    import torch
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--minutes", type=float, default=30)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--pool", type=int, default=6000, help="scenes drawn ahead (each used in 8 orientations)")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    net = network()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    pool: list[tuple[np.ndarray, list[dict]]] = []
+    started, step, losses = time.perf_counter(), 0, []
+    budget = args.minutes * 60
+    with multiprocessing.Pool(1) as workers:
+        pending = workers.map_async(_draw, [list(range(k, k + 200)) for k in range(0, args.pool, 200)], chunksize=1)
+        while not pool:
+            pool = _draw(list(range(10**7, 10**7 + 64)))  # a first few to start on while the pool is drawn
+        while time.perf_counter() - started < budget:
+            if pending is not None and pending.ready():
+                pool += [s for chunk in pending.get() for s in chunk]
+                pending = None
+            picks = rng.integers(len(pool), size=args.batch)
+            x, heats, regs = [], [], []
+            for k in picks:
+                photo, dice = pool[k]
+                flip, quarter = bool(rng.integers(2)), int(rng.integers(4))
+                img = photo[:, ::-1] if flip else photo
+                img = np.rot90(img, quarter)
+                x.append(standardise(np.ascontiguousarray(img))[None])
+                h, r = targets(dice, flip, quarter)
+                heats.append(h)
+                regs.append(r)
+            x_t, heat_t, reg_t = map(lambda a: torch.from_numpy(np.stack(a)), (x, heats, regs))
+            out = net(x_t)
+            mask = reg_t[:, 4:5]
+            reg_loss = ((out[:, 2:6] - reg_t[:, :4]).abs() * mask).sum() / mask.sum().clamp(min=1)
+            loss = focal(out[:, :2], heat_t) + reg_loss
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            for group in opt.param_groups:
+                group["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * min(1.0, (time.perf_counter() - started) / budget)))
+            losses.append(loss.item())
+            step += 1
+            if step % 200 == 0:
+                print(
+                    f"step {step}: loss {np.mean(losses[-200:]):.3f}, pool {len(pool)} "
+                    f"({time.perf_counter() - started:.0f} s)",
+                    flush=True,
+                )
+            if step % 1000 == 0:  # a checkpoint to look at while training goes on
+                export(net, args.out)
+                net.train()
+    export(net, args.out)
+    print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
+
+
+def export(net, out: Path) -> None:
+    import torch
+
+    net.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net,
+        torch.zeros(1, 1, SIZE, SIZE),
+        str(out),
+        input_names=["photo"],
+        output_names=["maps"],
+        dynamic_axes={"photo": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h4", 3: "w4"}},
+        opset_version=13,
+        dynamo=False,
+    )
+
+
+if __name__ == "__main__":
+    main()

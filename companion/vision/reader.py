@@ -1,0 +1,262 @@
+"""Read the top face of every die in a photo, in four named stages: find, cut, embed, decide.
+
+- find (finding.py): the finder network marks each die's top-face centre and turn, and whether it
+  lies level or cocked, in a photo shrunk to its working scale;
+- cut (embedding.py): each level die's top face, squared up into a small patch;
+- embed (embedding.py): the embedding network turns the patch into 64 numbers;
+- decide (here): the nearest enrolled face, read when it clearly leads the next nearest; otherwise
+  the die is reported unreadable with its centre and why (a misread is far worse than an abstention).
+
+Enrollment learns a set of dice from photos of each face: every photo's top face, embedded a few
+times over (a little shifted, turned and scaled, at its four quarter turns), is one prototype.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import cv2
+import numpy as np
+
+from ..errors import BadInput
+from .embedding import cut_face, embed
+from .finding import ENROLL_PEAK, Spot, find_spots
+from .model_sets import PHOTO_SUFFIXES, enrollment_photos, load_set, save_set
+from .teaching_sheet import PLACE_MM, places_in_photo
+
+MIN_PHOTO = 16  # px: a photo narrower than this cannot hold a die
+MIN_MARGIN = 0.1  # cosine similarity the nearest face must lead the next by to be read
+MIN_SIMILARITY = 0.5  # nearest face less similar than this: not a face of this set (a mat's print, a smudge)
+SURE_MARGIN = 0.3  # a lead this big is as sure as the reader gets (confidence 0.99)
+ENROLL_SIDES = tuple(float(s) for s in np.geomspace(14, 200, 24))  # px: die sizes tried on enrollment photos
+DIE_MM = (10.0, 30.0)  # dice this small to this big: the sizes tried on teaching-sheet photos
+SECOND_DIE = 0.6  # an enrollment photo whose second likeliest die is this likely (of its first) shows two dice
+# an enrolled face, embedded at each of these (shift as a share of the side, turn in degrees, scale)
+VARIANTS = tuple(
+    (dx, dy, dt, s)
+    for dx, dy in ((0, 0), (0.04, 0), (-0.04, 0), (0, 0.04), (0, -0.04))
+    for dt, s in ((0, 1.0), (4, 0.96), (-4, 1.04))
+)
+SET_VERSION = 2  # sets stored by the correlation reader (version 1) are enrolled again
+
+
+class Decision(NamedTuple):
+    """The nearest enrolled face of a die, the next nearest, and by how much the first leads."""
+
+    face: str
+    similarity: float
+    runner_up: str
+    margin: float
+
+    @property
+    def clear(self) -> bool:
+        return self.similarity >= MIN_SIMILARITY and self.margin >= MIN_MARGIN
+
+    @property
+    def confidence(self) -> float:
+        return round(min(0.99, 0.5 + 0.49 * self.margin / SURE_MARGIN), 3)
+
+
+@dataclass
+class DiceReader:
+    die_side: float  # px across a die's top face, as enrolled (the table camera does not move)
+    vectors: np.ndarray  # (n, 64): each enrolled photo's face at its four quarter turns
+    labels: list[str]  # face id per row of ``vectors``
+    left_out: list[str] = field(default_factory=list)  # enrollment photos not learned from, each with why
+    unsure: list[str] = field(default_factory=list)  # kept for the command line: no face is read less sure here
+
+    # -- enrollment ---------------------------------------------------------------------------
+
+    @classmethod
+    def enroll(cls, folder: str | Path) -> DiceReader:
+        """Learn a set from DIR/<face>/*.jpg (one die a photo), or from photos of the teaching sheet, a die on
+        each of its places (DIR/*.jpg: three photos, the dice re-laid between them, teach each face three times)."""
+        folder = Path(folder)
+        sheets = sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES) if folder.is_dir() else []
+        found = _from_sheets(sheets) if sheets else _from_face_folders(folder)
+        return cls._learned(*found)
+
+    @classmethod
+    def _learned(cls, side: float, shown: list[tuple[str, np.ndarray, Spot]], left_out: list[tuple[str, str]]):
+        from ..games.rolling_bones.dice import FACE_IDS  # the face ids only: names, not rules
+
+        for face in FACE_IDS:
+            if not any(f == face for f, _, _ in shown):
+                raise BadInput(next((why for f, why in left_out if f == face), f"no photo shows {face}"))
+        vectors = [v for _, gray, spot in shown for v in _prototypes(gray, spot, side)]
+        labels = [face for face, _, _ in shown for _ in range(4)]
+        return cls(side, np.stack(vectors).astype(np.float32), labels, [why for _, why in left_out])
+
+    def photos_learned(self) -> dict[str, int]:
+        """Per face, how many of its enrollment photos were learned from."""
+        return {face: self.labels.count(face) // 4 for face in sorted(set(self.labels))}
+
+    def save(self, name: str) -> Path:
+        return save_set(
+            "dice",
+            name,
+            {
+                "version": SET_VERSION,
+                "die_side": self.die_side,
+                "vectors": self.vectors,
+                "labels": np.array(self.labels),
+            },
+            {
+                "faces": sorted(set(self.labels)),
+                "die_side_px": round(self.die_side, 1),
+                "photos_learned": self.photos_learned(),
+            },
+        )
+
+    @classmethod
+    def load(cls, name: str) -> DiceReader:
+        data = load_set("dice", name, "dice")
+        if int(data.get("version", 1)) != SET_VERSION:
+            raise BadInput(
+                f"dice set {name!r} was enrolled by an older version of the reader: enroll it again "
+                f"(companion dice enroll --set {name} DIR)"
+            )
+        return cls(float(data["die_side"]), data["vectors"], [str(x) for x in data["labels"]])
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def read(self, image: np.ndarray) -> dict[str, Any]:
+        start = time.perf_counter()
+        gray = _grey(image)
+        spots = find_spots(gray, self.die_side)
+        level = [s for s in spots if s.level]
+        decisions = self.decide(embed(cut_face(gray, s.centre, s.turn, self.die_side) for s in level))
+        dice, unreadable = [], []
+        for spot in spots:
+            if not spot.level:
+                unreadable.append({"center": _rounded(spot.centre), "why": "cocked: re-roll it or lay it flat"})
+        for spot, decision in zip(level, decisions):
+            centre = _rounded(spot.centre)
+            if decision.clear:
+                dice.append(_die_read(decision, centre))
+            elif decision.similarity < MIN_SIMILARITY:
+                unreadable.append({"center": centre, "why": "a die? its face is like none of the set's"})
+            else:
+                unreadable.append(
+                    {"center": centre, "why": f"{decision.face} or {decision.runner_up}: too close to call"}
+                )
+        dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
+        return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+    def decide(self, vectors: np.ndarray) -> list[Decision]:
+        """Each embedded face's nearest enrolled face (its most similar prototype) and the next nearest face."""
+        faces = sorted(set(self.labels))
+        similarity = vectors @ self.vectors.T
+        labels = np.array(self.labels)
+        per_face = np.stack([similarity[:, labels == f].max(axis=1) for f in faces], axis=1)
+        decisions = []
+        for row in per_face:
+            first, second = np.argsort(-row)[:2]
+            decisions.append(Decision(faces[first], float(row[first]), faces[second], float(row[first] - row[second])))
+        return decisions
+
+
+def _prototypes(gray: np.ndarray, spot: Spot, side: float) -> list[np.ndarray]:
+    """An enrolled face's prototype at each quarter turn: the mean embedding of its variants."""
+    patches = [
+        cut_face(gray, (spot.centre[0] + dx * side, spot.centre[1] + dy * side), spot.turn + dt, side * s)
+        for dx, dy, dt, s in VARIANTS
+    ]
+    out = []
+    for quarter in range(4):
+        mean = embed(np.rot90(p, quarter) for p in patches).mean(axis=0)
+        out.append(mean / np.linalg.norm(mean))
+    return out
+
+
+def _from_face_folders(folder: Path) -> tuple[float, list[tuple[str, np.ndarray, Spot]], list[tuple[str, str]]]:
+    """The die size, and each photo's one die, from DIR/<face>/*.jpg."""
+    from ..games.rolling_bones.dice import FACE_IDS  # the face ids only: names, not rules
+
+    photos = [(face, path, _grey(image)) for face, path, image in enrollment_photos(folder, FACE_IDS, "face")]
+    side = _likeliest_side([(gray, [None]) for _, _, gray in photos], ENROLL_SIDES)
+    shown, left_out = [], []
+    for face, path, gray in photos:
+        spots = find_spots(gray, side, ENROLL_PEAK)  # level or not: the photo shows its die face up
+        if not spots:
+            left_out.append((face, f"{path}: no die found in the photo"))
+        elif len(spots) > 1 and spots[1].likelihood >= SECOND_DIE * spots[0].likelihood:
+            left_out.append((face, f"{path}: expected one die in the photo, found {len(spots)}"))
+        else:
+            shown.append((face, gray, spots[0]))
+    return side, shown, left_out
+
+
+def _from_sheets(paths: list[Path]) -> tuple[float, list[tuple[str, np.ndarray, Spot]], list[tuple[str, str]]]:
+    """The die size, and the die on each place of each teaching-sheet photo."""
+    photos = []
+    for path in paths:
+        image = cv2.imread(str(path))
+        if image is None:
+            raise BadInput(f"{path}: not an image")
+        gray = _grey(image)
+        places, px_per_mm = places_in_photo(gray, str(path))
+        photos.append((path, gray, places, px_per_mm))
+    px_per_mm = float(np.median([p[3] for p in photos]))
+    sides = tuple(s for s in ENROLL_SIDES if DIE_MM[0] * px_per_mm <= s <= DIE_MM[1] * px_per_mm) or ENROLL_SIDES
+    reach = PLACE_MM / 2 * px_per_mm
+    side = _likeliest_side([(gray, list(places.values()), reach) for _, gray, places, _ in photos], sides)
+    shown, left_out = [], []
+    for path, gray, places, _ in photos:
+        spots = find_spots(gray, side, ENROLL_PEAK)  # level or not: the photo shows its die face up
+        for face, centre in places.items():
+            on_place = [s for s in spots if np.hypot(s.centre[0] - centre[0], s.centre[1] - centre[1]) <= reach]
+            if on_place:
+                shown.append((face, gray, on_place[0]))
+            else:
+                left_out.append((face, f"{path.name}: no die on the {face} place"))
+    return side, shown, left_out
+
+
+def _likeliest_side(photos: list[tuple], sides: tuple[float, ...]) -> float:
+    """The die size (px) at which the finder is surest of the dice the photos show: (grey photo, [None]) for a
+    photo of one die anywhere; (grey photo, places, reach) for dice on those places."""
+
+    def sureness(side: float) -> float:
+        per_die = []
+        for gray, places, *reach in photos:
+            spots = find_spots(gray, side, ENROLL_PEAK)  # level or not: the photo shows its die face up
+            for place in places:
+                near = [
+                    s.likelihood
+                    for s in spots
+                    if place is None or np.hypot(s.centre[0] - place[0], s.centre[1] - place[1]) <= reach[0]
+                ]
+                per_die.append(max(near, default=0.0))
+        return float(np.median(per_die))
+
+    return max(sides, key=sureness)
+
+
+def _die_read(decision: Decision, centre: list[float]) -> dict[str, Any]:
+    """A die read, as `dice read --json` reports it."""
+    from ..games.rolling_bones.dice import FACES  # the face's kind only: names, not rules
+
+    return {"face": decision.face, "kind": FACES[decision.face][0], "center": centre, "confidence": decision.confidence}
+
+
+def _rounded(centre: tuple[float, float]) -> list[float]:
+    return [round(centre[0], 1), round(centre[1], 1)]
+
+
+def _grey(image: np.ndarray) -> np.ndarray:
+    """An 8-bit photo (grey, BGR or BGRA) as grey levels; one-line errors for what is not a photo."""
+    if image is None or image.size == 0:
+        raise BadInput("empty image")
+    if image.dtype != np.uint8:
+        raise BadInput(f"expected an 8-bit photo, not {image.dtype}")
+    if min(image.shape[:2]) < MIN_PHOTO:
+        raise BadInput(f"the photo is {image.shape[1]}x{image.shape[0]} px: too small to hold a die")
+    if image.ndim == 2:
+        return image
+    if image.ndim == 3 and image.shape[2] in (3, 4):
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY if image.shape[2] == 3 else cv2.COLOR_BGRA2GRAY)
+    raise BadInput(f"expected a grey, BGR or BGRA photo, not an array of shape {image.shape}")
