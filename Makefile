@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: run test test-all lint venv bench clean
+.PHONY: run test test-all lint venv bench clean train
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,13 @@ bench: venv
 	$(BIN)/python bench/pieces_read.py
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/soak.py --minutes 2
+
+## Train the dice reader's two networks side by side, one core each (45 minutes; dev only: torch, the `train` extra).
+train: venv
+	$(BIN)/pip install -q -e '.[train]'
+	$(BIN)/python -m bench.learn.train_embed models/networks/face-embed.onnx --minutes 45 --threads 1 & \
+	$(BIN)/python -m bench.learn.train_finder models/networks/dice-finder.onnx --minutes 45 --threads 1 --pool 10000; \
+	wait
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

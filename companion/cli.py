@@ -7,7 +7,6 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from .errors import BadInput, CompanionError

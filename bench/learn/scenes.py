@@ -144,7 +144,9 @@ def scene(seed: int, size: int = 96) -> tuple[np.ndarray, list[dict]]:
         top = _quad(centre, side, turn, squash, tilt)
         off = parallax * np.array([np.cos(np.radians(lean)), np.sin(np.radians(lean))]) * rng.uniform(0.8, 1.2)
         if cocked:
-            off = off + side * np.sin(np.radians(lean_deg)) * np.array([np.cos(np.radians(tilt)), np.sin(np.radians(tilt))])
+            off = off + side * np.sin(np.radians(lean_deg)) * np.array(
+                [np.cos(np.radians(tilt)), np.sin(np.radians(tilt))]
+            )
         base = top - off.astype(np.float32)
         hull = cv2.convexHull(np.concatenate([top, base]).astype(np.float32)).reshape(-1, 2)
         if any(cv2.intersectConvexConvex(hull, h)[0] > 0.02 * side * side for h in hulls):

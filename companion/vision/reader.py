@@ -31,7 +31,7 @@ MIN_PHOTO = 16  # px: a photo narrower than this cannot hold a die
 MIN_MARGIN = 0.1  # cosine similarity the nearest face must lead the next by to be read
 MIN_SIMILARITY = 0.5  # nearest face less similar than this: not a face of this set (a mat's print, a smudge)
 SURE_MARGIN = 0.3  # a lead this big is as sure as the reader gets (confidence 0.99)
-ENROLL_SIDES = tuple(float(s) for s in np.geomspace(14, 200, 24))  # px: die sizes tried on enrollment photos
+ENROLL_SIDES = tuple(float(s) for s in np.geomspace(14, 200, 24))  # px: die sizes the finder tries
 DIE_MM = (10.0, 30.0)  # dice this small to this big: the sizes tried on teaching-sheet photos
 SECOND_DIE = 0.6  # an enrollment photo whose second likeliest die is this likely (of its first) shows two dice
 # an enrolled face, embedded at each of these (shift as a share of the side, turn in degrees, scale)
@@ -66,7 +66,6 @@ class DiceReader:
     vectors: np.ndarray  # (n, 64): each enrolled photo's face at its four quarter turns
     labels: list[str]  # face id per row of ``vectors``
     left_out: list[str] = field(default_factory=list)  # enrollment photos not learned from, each with why
-    unsure: list[str] = field(default_factory=list)  # kept for the command line: no face is read less sure here
 
     # -- enrollment ---------------------------------------------------------------------------
 

@@ -29,13 +29,18 @@ def serve_until_closed(srv) -> None:
         pass  # closed at teardown while waiting in select(): the test is over
 
 
-@pytest.fixture
-def server(companion):
+def serving(app):
+    """A real WSGI server for ``app`` on a free port of 127.0.0.1, serving from a thread of its own."""
     from waitress.server import create_server
 
-    srv = create_server(companion.app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=serve_until_closed, args=(srv,), daemon=True)
-    thread.start()
+    srv = create_server(app, host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=serve_until_closed, args=(srv,), daemon=True).start()
+    return srv
+
+
+@pytest.fixture
+def server(companion):
+    srv = serving(companion.app)
     yield f"http://127.0.0.1:{srv.effective_port}"
     srv.close()
 
@@ -180,11 +185,8 @@ def photo_companion(tmp_path, pin_factory):
 def test_rolling_bones_from_a_replayed_photo(photo_companion, browser):
     import json
 
-    from waitress.server import create_server
-
     companion, scene = photo_companion
-    srv = create_server(companion.app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=serve_until_closed, args=(srv,), daemon=True).start()
+    srv = serving(companion.app)
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     try:
         page.goto(f"http://127.0.0.1:{srv.effective_port}/kiosk")
@@ -241,3 +243,59 @@ def test_moving_a_mini_in_the_stage_editor(server, page, companion):
     page.locator("[data-testid=map] rect[data-cell='3,1']").dispatch_event("click")
     page.wait_for_timeout(300)
     assert companion.table.state.scenario.characters[0].pos == (3, 1)
+
+
+@pytest.fixture
+def sheet_companion(tmp_path, pin_factory, monkeypatch):
+    """The demo table whose camera replays three photos of the teaching sheet with dice on it, then the mat bare."""
+    import random
+
+    import cv2
+
+    from bench.render.dice_scene import render_scene, render_sheet, set_camera_height
+    from companion import config
+    from companion.app import build
+
+    photos = tmp_path / "camera"
+    photos.mkdir()
+    height = set_camera_height(900)
+    for k in range(3):
+        cv2.imwrite(str(photos / f"{k}-sheet.jpg"), render_sheet(900 + k, style=2, height_cm=height))
+    cv2.imwrite(str(photos / "3-bare.jpg"), render_scene(950, n_dice=0, style=2, height_cm=height)[0])
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))  # no set yet: the table waits to be taught
+    settings = config.load()
+    settings["camera"]["folder"] = str(photos)
+    settings["dice"]["set"] = "taught"
+    built = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "inst", rng=random.Random(2))
+    yield built
+    built.close()
+
+
+def test_the_dice_are_taught_from_three_photos_of_the_sheet(sheet_companion, browser, tmp_path):
+    assert sheet_companion.referee.reader is None
+    srv = serving(sheet_companion.app)
+    page = browser.new_page(viewport={"width": 800, "height": 480})
+    try:
+        page.goto(f"http://127.0.0.1:{srv.effective_port}/kiosk")
+        live(page)
+        page.locator("#teach summary").click()
+        page.wait_for_function("document.querySelector('#teach-status').textContent.includes('0 of 3')")
+        assert page.request.get(f"http://127.0.0.1:{srv.effective_port}/teaching-sheet.png").ok
+        for taken in (1, 2, 3):
+            page.locator("#teach-photo").click()
+            page.wait_for_function(
+                f"document.querySelector('#teach-status').textContent.includes('{taken} of 3')", timeout=20000
+            )
+        page.locator("#teach-photo").click()  # the bare mat: no sheet in it, refused and not kept
+        page.wait_for_selector("#toast:not([hidden])")
+        assert "teaching sheet's markers are not seen" in page.locator("#toast").inner_text()
+        page.wait_for_function("document.querySelector('#teach-status').textContent.includes('3 of 3')")
+        page.locator("#teach-learn").click()
+        page.wait_for_function(
+            "document.querySelector('#teach-status').textContent.includes('learned 18 faces')", timeout=60000
+        )
+        assert (tmp_path / "models" / "dice" / "taught" / "set.npz").is_file()
+        assert sheet_companion.referee.reader is not None
+    finally:
+        page.close()
+        srv.close()

@@ -190,3 +190,14 @@ def test_a_table_pin_is_ascii_digits(api, companion, pin):
     token = phone.get("/api/state", environ_base=PHONE).get_json()["csrf"]
     answer = phone.post("/api/login", json={"pin": pin}, headers={"X-CSRF-Token": token}, environ_base=PHONE)
     assert answer.status_code == 403 and answer.get_json()["error"] == "wrong PIN"
+
+
+def test_teaching_the_dice_says_what_is_missing_in_one_line(client, api):
+    assert client.get("/api/dice/teach").get_json()["photos"] == 0
+    no_camera = api("/api/dice/teach/photo")
+    assert no_camera.status_code == 409 and "no camera" in no_camera.get_json()["error"]
+    no_photos = api("/api/dice/teach/learn")
+    assert no_photos.status_code == 400 and "no photos of the teaching sheet" in no_photos.get_json()["error"]
+    assert client.post("/api/dice/teach/clear").status_code == 403  # a change: CSRF token and PIN as any other
+    sheet = client.get("/teaching-sheet.png")
+    assert sheet.status_code == 200 and sheet.mimetype == "image/png" and sheet.data[:4] == b"\x89PNG"
