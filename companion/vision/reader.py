@@ -30,6 +30,7 @@ from .teaching_sheet import PLACE_MM, places_in_photo
 MIN_PHOTO = 16  # px: a photo narrower than this cannot hold a die
 MIN_MARGIN = 0.1  # cosine similarity the nearest face must lead the next by to be read
 MIN_SIMILARITY = 0.5  # nearest face less similar than this: not a face of this set (a mat's print, a smudge)
+FLAG_PEAK = 0.5  # a spot whose face is like none of the set's is flagged only if the finder is this sure of it
 SURE_MARGIN = 0.3  # a lead this big is as sure as the reader gets (confidence 0.99)
 ENROLL_SIDES = tuple(float(s) for s in np.geomspace(14, 200, 24))  # px: die sizes the finder tries
 DIE_MM = (10.0, 30.0)  # dice this small to this big: the sizes tried on teaching-sheet photos
@@ -40,6 +41,7 @@ VARIANTS = tuple(
     for dx, dy in ((0, 0), (0.04, 0), (-0.04, 0), (0, 0.04), (0, -0.04))
     for dt, s in ((0, 1.0), (4, 0.96), (-4, 1.04))
 )
+LOOK_AROUND = ((0.07, 0.0), (-0.07, 0.0), (0.0, 0.07), (0.0, -0.07))  # a die not clear at its spot: cut here too
 SET_VERSION = 2  # sets stored by the correlation reader (version 1) are enrolled again
 
 
@@ -127,7 +129,7 @@ class DiceReader:
         gray = _grey(image)
         spots = find_spots(gray, self.die_side)
         level = [s for s in spots if s.level]
-        decisions = self.decide(embed(cut_face(gray, s.centre, s.turn, self.die_side) for s in level))
+        decisions = self.decide_looking_around(gray, level)
         dice, unreadable = [], []
         for spot in spots:
             if not spot.level:
@@ -137,13 +139,31 @@ class DiceReader:
             if decision.clear:
                 dice.append(_die_read(decision, centre))
             elif decision.similarity < MIN_SIMILARITY:
-                unreadable.append({"center": centre, "why": "a die? its face is like none of the set's"})
+                if spot.likelihood >= FLAG_PEAK:  # fainter, and like no face: a mat's corner or print, not a die
+                    unreadable.append({"center": centre, "why": "a die? its face is like none of the set's"})
             else:
                 unreadable.append(
                     {"center": centre, "why": f"{decision.face} or {decision.runner_up}: too close to call"}
                 )
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+    def decide_looking_around(self, gray: np.ndarray, spots: list[Spot]) -> list[Decision]:
+        """Each die's decision at its spot; a die not clear there is cut again a little off it each way (the
+        finder's centre is good to about a tenth of a side) and decided where its face looks most like a face."""
+        side = self.die_side
+        decisions = self.decide(embed(cut_face(gray, s.centre, s.turn, side) for s in spots))
+        unclear = [k for k, d in enumerate(decisions) if not d.clear]
+        cuts = [
+            cut_face(gray, (spots[k].centre[0] + dx * side, spots[k].centre[1] + dy * side), spots[k].turn, side)
+            for k in unclear
+            for dx, dy in LOOK_AROUND
+        ]
+        others = self.decide(embed(cuts))
+        for n, k in enumerate(unclear):
+            around = others[n * len(LOOK_AROUND) : (n + 1) * len(LOOK_AROUND)]
+            decisions[k] = max([decisions[k], *around], key=lambda d: d.similarity)
+        return decisions
 
     def decide(self, vectors: np.ndarray) -> list[Decision]:
         """Each embedded face's nearest enrolled face (its most similar prototype) and the next nearest face."""
