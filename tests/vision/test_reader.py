@@ -213,3 +213,45 @@ def test_the_shipped_demo_set_reads_a_dev_photo(run_cli, monkeypatch):
     assert done.returncode == 0, done.stderr
     counts = tally(json.loads(done.stdout), json.loads((DEV / "scene-00200.json").read_text())["dice"])
     assert counts["wrong"] == 0 and counts["right"] >= 12 and counts["stray"] == 0, counts
+
+
+@pytest.mark.slow
+def test_an_enrollment_photo_with_no_die_or_two_is_left_out_and_named(run_cli, tmp_path, monkeypatch):
+    """One spoiled photo (the die rolled out of view, a second die in the frame) does not spoil the set: it is
+    left out, and the person enrolling is told which and why, on one line."""
+    import shutil
+
+    shutil.copytree(DEV / "enroll", tmp_path / "enroll")
+    blank = tmp_path / "enroll" / "skull" / "00.jpg"
+    cv2.imwrite(str(blank), np.full((320, 320, 3), 90, np.uint8))
+    two = tmp_path / "enroll" / "hat" / "00.jpg"
+    hat, pelvis = (cv2.imread(str(DEV / "enroll" / face / "01.jpg")) for face in ("hat", "pelvis"))
+    cv2.imwrite(str(two), np.hstack([hat, pelvis]))
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))
+    done = run_cli("dice", "enroll", "--set", "spoiled", str(tmp_path / "enroll"))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("warning: left out ") and len(done.stderr.splitlines()) == 1
+    assert f"{two}: expected one die in the photo, found 2" in done.stderr
+    assert f"{blank}: no die found in the photo" in done.stderr
+    learned = DiceReader.load("spoiled").photos_learned()
+    assert learned["skull"] == learned["hat"] == len(list((DEV / "enroll" / "skull").glob("*.jpg"))) - 1
+
+
+@pytest.mark.slow
+def test_enrollment_says_which_faces_it_learned_from_one_photo_only(run_cli, tmp_path, monkeypatch):
+    """A face known from one photo is the first to be misread: the person enrolling is told which (a warning on
+    stderr: the set is stored)."""
+    import shutil
+
+    for face in FACE_IDS:
+        shutil.copytree(DEV / "enroll" / face, tmp_path / "enroll" / face)
+    for extra in sorted((tmp_path / "enroll" / "hat").glob("*.jpg"))[1:]:
+        extra.unlink()
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))
+    done = run_cli("dice", "enroll", "--set", "few", str(tmp_path / "enroll"))
+    assert done.returncode == 0, done.stderr
+    warning = [line for line in done.stderr.splitlines() if line.startswith("warning: learned from one photo only")]
+    assert warning == [
+        "warning: learned from one photo only: hat; photograph it again (the teaching sheet: "
+        "three photos) and enroll again"
+    ]
