@@ -15,7 +15,7 @@ from typing import Any
 
 from . import config as config_module
 from .devices.controls import Controls, PinMap, mock_factory
-from .errors import CompanionError, DeviceError
+from .errors import BadInput, CompanionError, DeviceError
 from .games.registry import all_games
 from .referee import Referee
 from .store import EventStore
@@ -169,6 +169,8 @@ def run(config_file: str | None = None, demo: bool = False, host: str | None = N
     # The demo stays on this machine unless a config file says where to listen.
     host = host or (settings["server"]["host"] if config_file or not demo else "127.0.0.1")
     port = port or int(settings["server"]["port"])
+    if not 1 <= port <= 65535:  # waitress would take 99999 modulo 65536 and listen elsewhere
+        raise BadInput(f"port {port}: a port is a number from 1 to 65535")
     companion = build(settings, demo=demo)
     where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(
@@ -177,11 +179,20 @@ def run(config_file: str | None = None, demo: bool = False, host: str | None = N
     from waitress.server import create_server
 
     from .watchdog import keep_alive, notify
+    from .web import MAX_UPLOAD_BYTES
 
     stop = threading.Event()
     try:
         # Threads hold the live (SSE) connections: enough for the kiosk and ~30 phones.
-        server = create_server(companion.app, host=host, port=port, threads=48, channel_timeout=60, ident="companion")
+        server = create_server(
+            companion.app,
+            host=host,
+            port=port,
+            threads=48,
+            channel_timeout=60,
+            ident="companion",
+            max_request_body_size=MAX_UPLOAD_BYTES,  # refused with 413 before the body is read, not after
+        )
     except OSError as error:
         companion.close()
         raise DeviceError(f"cannot listen on {host}:{port}: {error.strerror}") from None

@@ -42,6 +42,30 @@ def _check_keys(known: dict[str, Any], given: dict[str, Any], path: Path, where:
             if not isinstance(value, dict):
                 raise BadInput(f"config file {path}: {name} must be a [{name}] table")
             _check_keys(known[key], value, path, name)
+        elif not _same_kind(known[key], value):
+            raise BadInput(
+                f"config file {path}: {name} must be {_KINDS[type(known[key])]} like its default "
+                f"{_toml(known[key])}, not {_toml(value)}"
+            )
+
+
+_KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text in quotes", list: "a list"}
+
+
+def _same_kind(default: Any, value: Any) -> bool:
+    """A setting takes the kind of value its default has (a whole number where a number goes)."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(default, bool) and isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    if isinstance(default, list) and isinstance(value, list):  # an empty default list ([server] hosts) holds text
+        return all(_same_kind(default[0] if default else "", item) for item in value)
+    return isinstance(value, type(default))
+
+
+def _toml(value: Any) -> str:
+    text = f'"{value}"' if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def load(user_file: str | os.PathLike | None = None) -> dict[str, Any]:

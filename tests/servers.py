@@ -1,7 +1,9 @@
 """Real servers for tests: a free loopback port, and waiting until a started server answers."""
 
+import os
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 
@@ -26,3 +28,15 @@ def wait_until_up(url: str, proc: subprocess.Popen, timeout: float = 30) -> None
             time.sleep(0.05)
     proc.kill()
     raise AssertionError(f"{url} did not answer in {timeout} s")
+
+
+def start_demo_server(port: int, data) -> subprocess.Popen:
+    """`companion serve --demo` on ``port``, its data under ``data``; returned once it answers."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--demo", "--port", str(port)],
+        env={**os.environ, "XDG_DATA_HOME": str(data)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_until_up(f"http://127.0.0.1:{port}/api/state", proc)
+    return proc

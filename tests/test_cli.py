@@ -200,3 +200,23 @@ def test_output_cut_short_by_its_reader_is_no_error(tmp_path):
     finally:
         os.close(write_end)
     assert completed.returncode == 0 and completed.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("[" * 1000 + "]" * 1000, "nested more than 64 deep"),
+        ('{"roll": ' + "[" * 70 + "]" * 70 + "}", "nested more than 64 deep"),
+        ('{"roll": [' + "9" * 4301 + "]}", "not valid JSON"),
+    ],
+)
+def test_json_a_parser_chokes_on_is_one_line(run_cli, content, message):
+    for command in (["bones", "score"], ["bones", "advise"], ["tomb", "stage-turn"]):
+        done = run_cli(*command, "in.json", files={"in.json": content})
+        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and message in done.stderr
+
+
+def test_an_advice_target_too_big_to_work_out_is_one_line(run_cli):
+    state = {"roll": ["skull", "ribcage", "spine"], "score": 10, "opponents": [20], "target": 1_000_000}
+    done = run_cli("bones", "advise", "s.json", "--json", files={"s.json": state})
+    assert done.returncode == 2 and "target must be a whole number from 1 to 10000" in done.stderr

@@ -16,7 +16,7 @@ def test_user_file_overrides_one_key(tmp_path):
     f = tmp_path / "c.toml"
     f.write_text("[server]\nport = 9000\n")
     c = config.load(f)
-    assert c["server"] == {"host": "0.0.0.0", "port": 9000}
+    assert c["server"] == {"host": "0.0.0.0", "port": 9000, "hosts": []}
 
 
 def test_broken_user_file_is_one_line(tmp_path):
@@ -36,10 +36,15 @@ def test_store_path_defaults_to_the_data_folder(monkeypatch, tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("[server]\nprot = 9000\n", "unknown setting 'server.prot' (known in [server]: host, port)"),
+        ("[server]\nprot = 9000\n", "unknown setting 'server.prot' (known in [server]: host, hosts, port)"),
         ("[camra]\nsource = 'usb'\n", "unknown setting 'camra'"),
         ("[pins.buttons]\nturn = 4\nundo = 5\n", "unknown setting 'pins.buttons.undo'"),
         ("server = 9000\n", "server must be a [server] table"),
+        ('[server]\nport = "abc"\n', 'server.port must be a whole number like its default 8000, not "abc"'),
+        ('[server]\nhosts = "pi.lan"\n', 'server.hosts must be a list like its default [], not "pi.lan"'),
+        ("[server]\nhosts = [1]\n", "server.hosts must be a list"),
+        ("[pins.timing]\nhold_s = true\n", "pins.timing.hold_s must be a number like its default 2.0, not true"),
+        ("[pins.leds]\nseats = [5, 'six']\n", "pins.leds.seats must be a list like its default [5, 6, 13, 19]"),
     ],
 )
 def test_an_unknown_or_misplaced_setting_is_one_line_naming_it(tmp_path, text, message):

@@ -13,28 +13,15 @@ import os
 import random
 import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import urllib.request
 from http.cookiejar import CookieJar
 
-from .servers import free_port, wait_until_up
+from .servers import free_port
+from .servers import start_demo_server as start
 
 CUTS = int(os.environ.get("POWER_CUTS", "12"))
-
-
-def start(port, data):
-    env = {**os.environ, "XDG_DATA_HOME": str(data)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--demo", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    wait_until_up(f"http://127.0.0.1:{port}/api/state", proc)
-    return proc
 
 
 def client(port, acked, stop, prefix):

@@ -10,7 +10,7 @@ import urllib.request
 from http.cookiejar import CookieJar
 
 from .servers import free_port
-from .test_power_cut import start
+from .servers import start_demo_server as start
 
 
 class Page:

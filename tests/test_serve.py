@@ -5,7 +5,7 @@ import socket
 import subprocess
 import sys
 
-from .servers import free_port, wait_until_up
+from .servers import free_port, start_demo_server, wait_until_up
 
 
 def test_the_server_binds_where_the_config_says(tmp_path):
@@ -25,3 +25,32 @@ def test_the_server_binds_where_the_config_says(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_an_oversized_body_is_refused_before_it_is_read(tmp_path):
+    port = free_port()
+    proc = start_demo_server(port, tmp_path)
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            # 300 MB announced, none sent: the answer comes without the server waiting for (or spooling) it
+            s.sendall(
+                b"POST /api/command HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 300000000\r\n\r\n"
+            )
+            assert s.recv(200).startswith(b"HTTP/1.1 413")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_port_out_of_range_is_one_line(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "serve", "--demo", "--port", "99999"],
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        "companion: port 99999: a port is a number from 1 to 65535"
+    ]

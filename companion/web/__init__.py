@@ -6,9 +6,11 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 
 from ..errors import CompanionError, DeviceError, IllegalPlay
+from .hosts import addressed_here, names_of_this_machine
+from .throttle import WrongPins
 
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024  # photos and scenarios; more is refused with 413
 
@@ -25,9 +27,18 @@ def create_app(table, referee, config: dict[str, Any] | None = None, instance_pa
         TABLE_PIN=str((config or {}).get("server", {}).get("pin", "") or ""),
         PHOTO_DIR=str(Path(app.instance_path) / "photos"),
         DICE_SET=str((config or {}).get("dice", {}).get("set", "demo")),
+        RUN_ID=secrets.token_hex(16),  # a phone's session lasts one run of the server (see auth.seal)
     )
     app.extensions["table"] = table
     app.extensions["referee"] = referee
+    app.extensions["wrong_pins"] = WrongPins()
+    host_names = names_of_this_machine((config or {}).get("server", {}).get("hosts", ()))
+
+    @app.before_request
+    def addressed_to_the_pi():
+        if not addressed_here(request.host, host_names):
+            return jsonify(error=f"this is the table's server, not {request.host!r} (add it to [server] hosts)"), 400
+        return None
 
     from . import auth, bones, live, pages, sepulchre, teach, tomb
 

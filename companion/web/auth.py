@@ -1,13 +1,18 @@
 """Who may change the game: the Pi itself, or a phone that entered the table PIN.
 
 Every change is a JSON POST carrying the session's CSRF token in a header,
-so another site cannot make a browser on the network change the table.
+so another site cannot make a browser on the network change the table. A phone's
+right to change the game is sealed to the PIN it entered, its address and this run
+of the server: a new PIN, a restart or another address asks for the PIN again.
+Wrong PINs make a client wait (throttle.py).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import hmac
+import math
 import secrets
 from pathlib import Path
 
@@ -43,8 +48,15 @@ def table_pin() -> str:
     return path.read_text().strip() if path.exists() else current_app.config["TABLE_PIN"]
 
 
+def seal() -> str:
+    """What a phone's session holds once it entered the PIN: good for this PIN, address and run of the server."""
+    bound = f"{table_pin()}|{request.remote_addr}|{current_app.config['RUN_ID']}".encode("utf-8", "surrogatepass")
+    return hmac.new(current_app.config["SECRET_KEY"], bound, hashlib.sha256).hexdigest()
+
+
 def may_change() -> bool:
-    return from_the_pi() or bool(session.get("table"))
+    held = session.get("table")
+    return from_the_pi() or (isinstance(held, str) and bool(table_pin()) and same(held, seal()))
 
 
 def changes_table(view):
@@ -63,10 +75,17 @@ def changes_table(view):
 
 def json_body() -> dict:
     from ..errors import BadInput
+    from ..jsonfile import MAX_NESTING, too_deep
 
-    data = request.get_json(silent=True)
+    too_deep_error = BadInput(f"the request body nests more than {MAX_NESTING} deep")
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # deeper than the parser goes
+        raise too_deep_error from None
     if not isinstance(data, dict):
         raise BadInput("the request body must be a JSON object")
+    if too_deep(data):
+        raise too_deep_error
     return data
 
 
@@ -78,9 +97,15 @@ def login():
     expected = table_pin()
     if not expected:
         return jsonify(error="no table PIN is set yet: set one on the Pi's own screen"), 403
+    wrong_pins, client = current_app.extensions["wrong_pins"], request.remote_addr or ""
+    wait = wrong_pins.wait(client)
+    if wait > 0:
+        return jsonify(error=f"too many wrong PINs: try again in {math.ceil(wait)} s"), 429
     if not same(pin, expected):
+        wrong_pins.wrong(client)
         return jsonify(error="wrong PIN"), 403
-    session["table"] = True
+    wrong_pins.right(client)
+    session["table"] = seal()
     return jsonify(ok=True)
 
 

@@ -321,12 +321,11 @@ def test_several_stage_turns_in_a_row():
 
 # -- bad scenarios --------------------------------------------------------------------------
 
+ATTACK = {"modifier": 1, "range": [1, 1], "damage": 1}
 BASE = {
     "map": ["...."],
     "characters": [{"id": "A", "pos": [0, 0], "hp": 5, "armor": 10}],
-    "monsters": [
-        {"id": "a", "pos": [3, 0], "hp": 3, "move": 2, "attack": {"modifier": 1, "range": [1, 1], "damage": 1}}
-    ],
+    "monsters": [{"id": "a", "pos": [3, 0], "hp": 3, "move": 2, "attack": ATTACK}],
 }
 
 
@@ -362,6 +361,21 @@ def tweak(**changes):
         (tweak(monsters__0__attack__kind="laser"), "kind"),
         (tweak(monsters__0__id="A"), "two pieces"),
         ([], "JSON object"),
+        # sizes no table has, each of which made one Stage turn run for a minute
+        (tweak(map=["." * 300] * 300), "map is 300 x 300 cells: at most 32 a side"),
+        (tweak(monsters__0__attack__range=[0, 10**9]), "range must be \\[min, max\\] with 0 <= min <= max <= 64"),
+        (tweak(monsters__0__move=10**9), "move must be at most 64"),
+        (tweak(characters__0__hp=int("9" * 400)), "hp must be at most 10000"),
+        (
+            tweak(
+                monsters=[
+                    {"id": f"m{i}", "pos": [i % 32, 1 + i // 32], "hp": 1, "move": 1, "attack": ATTACK}
+                    for i in range(40)
+                ],
+                map=["." * 32] * 3,
+            ),
+            "1 characters and 40 monsters: at most 40 pieces",
+        ),
     ],
 )
 def test_bad_scenarios_are_one_line_errors(data, message):

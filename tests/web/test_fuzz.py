@@ -93,3 +93,21 @@ def test_no_request_breaks_the_server(client, api, endpoint, body):
 def test_raw_bytes_are_a_clear_400(client, api, raw):
     answer = client.post("/api/command", data=raw, content_type="application/json", headers={"X-CSRF-Token": api.token})
     assert answer.status_code == 400 and "JSON" in answer.get_json()["error"]
+
+
+latin1 = st.text(alphabet=st.characters(max_codepoint=255, blacklist_categories=("Cs", "Cc")), max_size=40)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(token=latin1, host=latin1, pin=st.text(max_size=12))
+def test_any_header_or_pin_text_is_a_clear_4xx(client, api, token, host, pin):
+    answer = client.post("/api/login", json={"pin": pin}, headers={"X-CSRF-Token": token, "Host": host or "localhost"})
+    assert 400 <= answer.status_code < 500 and answer.get_json()["error"]
+
+
+def test_head_on_every_route_is_never_a_5xx(client, companion):
+    for rule in companion.app.url_map.iter_rules():
+        if "GET" in rule.methods:
+            path = rule.rule.replace("<path:", "<").replace("<", "").replace(">", "")  # any value for each part
+            assert client.head(path).status_code < 500, path
+    assert companion.table.bus.subscribers == 0

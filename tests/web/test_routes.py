@@ -201,3 +201,143 @@ def test_teaching_the_dice_says_what_is_missing_in_one_line(client, api):
     assert client.post("/api/dice/teach/clear").status_code == 403  # a change: CSRF token and PIN as any other
     sheet = client.get("/teaching-sheet.png")
     assert sheet.status_code == 200 and sheet.mimetype == "image/png" and sheet.data[:4] == b"\x89PNG"
+
+
+def phone_of(companion, address="192.0.2.7"):
+    """A phone on the table's network: its own cookie jar, its address, the page's CSRF token."""
+    phone = companion.app.test_client()
+    where = {"REMOTE_ADDR": address}
+    token = phone.get("/api/state", environ_base=where).get_json()["csrf"]
+
+    def post(path, body, address=address):
+        return phone.post(path, json=body, headers={"X-CSRF-Token": token}, environ_base={"REMOTE_ADDR": address})
+
+    return post
+
+
+def test_wrong_pins_make_the_phone_wait_longer_each_time(api, companion):
+    from companion.web.throttle import FREE_TRIES, WrongPins
+
+    now = [1000.0]
+    companion.app.extensions["wrong_pins"] = WrongPins(clock=lambda: now[0])
+    assert api("/api/pin", {"pin": "2468"}).status_code == 200
+    post = phone_of(companion)
+    for _ in range(FREE_TRIES):
+        assert post("/api/login", {"pin": "0000"}).get_json()["error"] == "wrong PIN"
+    refused = post("/api/login", {"pin": "2468"})  # even the right PIN waits its turn
+    assert refused.status_code == 429 and refused.get_json()["error"] == "too many wrong PINs: try again in 1 s"
+    now[0] += 1
+    assert post("/api/login", {"pin": "1111"}).status_code == 403
+    assert "try again in 2 s" in post("/api/login", {"pin": "2468"}).get_json()["error"]
+    assert phone_of(companion, "192.0.2.8")("/api/login", {"pin": "2468"}).status_code == 200  # another phone
+    now[0] += 2
+    assert post("/api/login", {"pin": "2468"}).status_code == 200
+
+
+def test_the_longest_wait_is_bounded_and_a_right_pin_starts_afresh():
+    from companion.web.throttle import LONGEST_WAIT_S, WrongPins
+
+    now = [0.0]
+    pins = WrongPins(clock=lambda: now[0])
+    for _ in range(40):
+        now[0] += pins.wait("a")
+        pins.wrong("a")
+    assert pins.wait("a") == LONGEST_WAIT_S
+    pins.right("a")
+    assert pins.wait("a") == 0
+
+
+def test_a_phone_session_ends_with_a_new_pin_another_address_or_a_restart(api, companion):
+    from companion.web import create_app
+
+    assert api("/api/pin", {"pin": "2468"}).status_code == 200
+    phone = companion.app.test_client()
+    token = phone.get("/api/state", environ_base=PHONE).get_json()["csrf"]
+
+    def throw(address="192.0.2.7", app_client=phone):
+        answer = app_client.post(
+            "/api/bones/throw", json={}, headers={"X-CSRF-Token": token}, environ_base={"REMOTE_ADDR": address}
+        )
+        return answer.status_code
+
+    phone.post("/api/login", json={"pin": "2468"}, headers={"X-CSRF-Token": token}, environ_base=PHONE)
+    assert throw() == 200
+    assert throw("192.0.2.99") == 403  # the cookie carried to another machine
+    assert api("/api/pin", {"pin": "1357"}).status_code == 200
+    assert throw() == 403
+    phone.post("/api/login", json={"pin": "1357"}, headers={"X-CSRF-Token": token}, environ_base=PHONE)
+    assert api("/api/undo").status_code == 200 and throw() == 200
+    # the server started again: the same instance folder (secret key, PIN), a new run
+    restarted = create_app(companion.table, companion.referee, instance_path=companion.app.instance_path).test_client()
+    cookie = phone.get_cookie("session")
+    restarted.set_cookie(cookie.key, cookie.value)
+    assert api("/api/undo").status_code == 200 and throw(app_client=restarted) == 403
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1:8000", "192.168.1.20", "[::1]:8000", "[fe80::1]"])
+def test_requests_to_the_pis_addresses_and_names_are_answered(client, host):
+    assert client.get("/api/state", headers={"Host": host}).status_code == 200
+
+
+def test_requests_to_other_names_are_refused(client):
+    import socket
+
+    own = socket.gethostname().split(".")[0]
+    assert client.get("/api/state", headers={"Host": f"{own}.local:8000"}).status_code == 200
+    for host in ("attacker.example", "attacker.example:8000", "localhost.attacker.example"):
+        answer = client.get("/", headers={"Host": host})
+        assert answer.status_code == 400 and "[server] hosts" in answer.get_json()["error"]
+
+
+def test_a_name_in_the_config_is_answered(tmp_path, pin_factory):
+    from companion import config
+    from companion.app import build
+
+    settings = config.load()
+    settings["server"]["hosts"] = ["Crypt-Table.lan"]
+    built = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "i")
+    try:
+        client = built.app.test_client()
+        assert client.get("/api/state", headers={"Host": "crypt-table.lan:8000"}).status_code == 200
+        assert client.get("/api/state", headers={"Host": "other.lan"}).status_code == 400
+    finally:
+        built.close()
+
+
+def logged(companion) -> list:
+    store = companion.table.store
+    return [e.payload for e in store.events(store.latest_session().id)]
+
+
+@pytest.mark.parametrize("depth", [100, 999, 5000])
+def test_json_nested_too_deep_is_a_400_and_nothing_is_stored(client, api, companion, depth):
+    before = logged(companion)
+    body = '{"type": "roll", "faces": ' + "[" * depth + "]" * depth + "}"
+    answer = client.post(
+        "/api/command", data=body, content_type="application/json", headers={"X-CSRF-Token": api.token}
+    )
+    assert answer.status_code == 400 and "nests more than 64 deep" in answer.get_json()["error"]
+    assert logged(companion) == before
+
+
+def test_a_command_is_logged_without_the_keys_its_rule_does_not_read(api, companion):
+    junk = "x" * 100_000
+    assert api("/api/command", {"type": "roll", "faces": PERFECT, "junk": junk, "more": [junk]}).status_code == 200
+    assert api("/api/command", {"type": "lay", "face": "skull", "why": junk}).status_code == 200
+    assert logged(companion)[-2:] == [{"type": "roll", "faces": PERFECT}, {"type": "lay", "face": "skull"}]
+
+
+def test_a_game_to_a_huge_target_is_refused_and_advice_bounds_its_work(api, client):
+    answer = api("/api/new-game", {"game": "rolling-bones", "setup": {"players": ["A", "B"], "target": 1_000_000}})
+    assert answer.status_code == 400 and "from 1 to 10000" in answer.get_json()["error"]
+    assert (
+        api("/api/new-game", {"game": "rolling-bones", "setup": {"players": ["A", "B"], "target": 5000}}).status_code
+        == 200
+    )
+    api("/api/command", {"type": "roll", "faces": PERFECT})
+    api("/api/command", {"type": "lay", "face": "skull"})
+    api("/api/command", {"type": "bury"})
+    api("/api/command", {"type": "next_turn"})
+    api("/api/command", {"type": "roll", "faces": PERFECT})
+    advice = client.get("/api/bones/advice").get_json()["advice"]
+    assert advice["action"] and "at most 300 points" in advice["win_skipped"]

@@ -8,6 +8,7 @@ from functools import cached_property
 from ...errors import BadInput
 
 Cell = tuple[int, int]  # (x, y): column from the left, row from the top
+MOST_CELLS_A_SIDE = 32  # a map wider or taller than any table's board is a mistake (and unbounded work)
 
 GROUND, WALL, OBSTACLE, WATER, GATE_CLOSED, GATE_OPEN, FACE_DOWN = ".", "#", "O", "~", "G", "g", "?"
 TERRAIN_NAMES = {
@@ -37,6 +38,10 @@ class Grid:
     def parse(cls, data: object) -> Grid:
         if not isinstance(data, list) or not data or not all(isinstance(r, str) for r in data):
             raise BadInput("map must be a non-empty list of strings")
+        if len(data) > MOST_CELLS_A_SIDE or max(len(r) for r in data) > MOST_CELLS_A_SIDE:
+            raise BadInput(
+                f"map is {max(len(r) for r in data)} x {len(data)} cells: at most {MOST_CELLS_A_SIDE} a side"
+            )
         for y, row in enumerate(data):
             for x, char in enumerate(row):
                 if char not in TERRAIN_NAMES:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import BadInput, IllegalPlay
+from .. import as_recorded
 from .grid import FACE_DOWN, TERRAIN_NAMES, Grid
 from .scenario import Scenario
 from .stage_turn import run_stage_turn
@@ -46,15 +47,16 @@ class DarkTombRules:
     def apply(self, state: TombState, command: dict[str, Any], rng: random.Random) -> tuple[TombState, dict[str, Any]]:
         kind = command["type"]
         if kind == "next_turn":
-            return self._next_turn(state), dict(command)
+            return self._next_turn(state), as_recorded(command)
         if kind == "stage_turn":
             return self._stage_turn(state, command, rng)
         if kind in ("paint", "reveal"):
-            return self._paint(state, command), dict(command)
+            return self._paint(state, command), as_recorded(command, "cell", "terrain")
         if kind == "load":
-            return replace(state, scenario=Scenario.from_json(command.get("scenario"))), dict(command)
+            scenario = Scenario.from_json(command.get("scenario"))
+            return replace(state, scenario=scenario), {"type": "load", "scenario": scenario.to_json()}
         if kind == "move":
-            return self._move(state, command), dict(command)
+            return self._move(state, command), as_recorded(command, "id", "pos", "hp")
         raise BadInput(f"unknown Dark Tomb command {kind!r}")
 
     def _next_turn(self, state: TombState) -> TombState:

@@ -6,10 +6,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...errors import BadInput
-from .grid import CHARACTER_WALKS, MONSTER_WALKS, TERRAIN_NAMES, Cell, Grid
+from .grid import CHARACTER_WALKS, MONSTER_WALKS, MOST_CELLS_A_SIDE, TERRAIN_NAMES, Cell, Grid
 
 ATTACK_KINDS = ("line", "corner", "pierce")
 ALL = "all"
+MOST_PIECES = 40  # characters and monsters on one map: more than any box holds (and bounded Stage-turn work)
+MOST_STEPS = 2 * MOST_CELLS_A_SIDE  # a move or range longer than the widest map's span reaches nothing more
+MOST_NUMBER = 10_000  # hit points, armour, modifiers: no card comes near
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,10 @@ class Scenario:
         grid = Grid.parse(data["map"])
         characters = tuple(_character(c, f"characters[{i}]") for i, c in enumerate(_list(data, "characters")))
         monsters = tuple(_monster(m, f"monsters[{i}]") for i, m in enumerate(_list(data, "monsters")))
+        if len(characters) + len(monsters) > MOST_PIECES:
+            raise BadInput(
+                f"{len(characters)} characters and {len(monsters)} monsters: at most {MOST_PIECES} pieces on a map"
+            )
         rolls = data.get("rolls", [])
         if not isinstance(rolls, list):
             raise BadInput("rolls must be a list of d20 results")
@@ -167,12 +174,14 @@ def _field(obj: dict, key: str, where: str, default: Any = ...) -> Any:
     return default
 
 
-def _int(obj: dict, key: str, where: str, default: Any = ..., low: int | None = None) -> int:
+def _int(obj: dict, key: str, where: str, default: Any = ..., low: int | None = None, high: int = MOST_NUMBER) -> int:
     value = _field(obj, key, where, default)
     if not _is_int(value):
         raise BadInput(f"{where}.{key} must be a whole number, not {value!r}")
     if low is not None and value < low:
         raise BadInput(f"{where}.{key} must be at least {low}, not {value}")
+    if abs(value) > high:
+        raise BadInput(f"{where}.{key} must be at most {high}, not {value}")
     return value
 
 
@@ -219,7 +228,7 @@ def _monster(obj: Any, where: str) -> Monster:
         ident,
         _pos(obj, where),
         _int(obj, "hp", where),
-        _int(obj, "move", where, low=0),
+        _int(obj, "move", where, low=0, high=MOST_STEPS),
         _attack(_field(obj, "attack", where), f"{where}.attack"),
         _int(obj, "armor", where, 0),
         _bool(obj, "revealed", where, True),
@@ -234,10 +243,12 @@ def _attack(obj: Any, where: str) -> Attack:
         isinstance(span, list)
         and len(span) == 2
         and all(_is_int(v) for v in span)
-        and 0 <= span[0] <= span[1]
+        and 0 <= span[0] <= span[1] <= MOST_STEPS
         and span[1] >= 1
     ):
-        raise BadInput(f"{where}.range must be [min, max] with 0 <= min <= max and max >= 1, not {span!r}")
+        raise BadInput(
+            f"{where}.range must be [min, max] with 0 <= min <= max <= {MOST_STEPS} and max >= 1, not {span!r}"
+        )
     kind = obj.get("kind", "line")
     if kind not in ATTACK_KINDS:
         raise BadInput(f"{where}.kind must be one of {', '.join(ATTACK_KINDS)}, not {kind!r}")

@@ -25,9 +25,11 @@ from ...errors import BadInput
 from .advisor import Advisor, Option, SearchTooLong
 from .dice import DICE_PER_KIND, DICE_TOTAL, HAT, KINDS, SLOTS, kind_of
 from .layout import Layout, parse_faces
-from .match import DEFAULT_TARGET
+from .match import DEFAULT_TARGET, MOST_TARGET
 from .skeleton_masks import chain_order, layout_masks
 from .throws import hat_can_go_on, throw_from_faces
+
+WIN_TABLE_MOST = 300  # target points up to which the chance to win is worked out (its table grows as the square)
 
 
 @dataclass(frozen=True)
@@ -125,12 +127,21 @@ class TurnState:
     lay_done: bool = False  # a die of this post-op roll is already laid (the live table)
 
 
-def _whole(data: dict, name: str, default: Any, low: int | None = None) -> Any:
+def _whole(data: dict, name: str, default: Any, low: int | None = None, high: int | None = None) -> Any:
     value = data.get(name, default)
     if value is default:
         return value
-    if not isinstance(value, int) or isinstance(value, bool) or (low is not None and value < low):
-        raise BadInput(f"{name} must be a whole number" + (f" of at least {low}" if low is not None else ""))
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or (low is not None and value < low)
+        or (high is not None and value > high)
+    ):
+        raise BadInput(
+            f"{name} must be a whole number"
+            + (f" from {low} to {high}" if low is not None and high is not None else "")
+            + (f" of at least {low}" if low is not None and high is None else "")
+        )
     return value
 
 
@@ -171,7 +182,7 @@ def parse_state(data: Any) -> TurnState:
     opponents = data.get("opponents", [])
     if not isinstance(opponents, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in opponents):
         raise BadInput("opponents must be a list of the other players' scores")
-    target = _whole(data, "target", DEFAULT_TARGET, low=1)
+    target = _whole(data, "target", DEFAULT_TARGET, low=1, high=MOST_TARGET)
     if opponents and score is None:
         raise BadInput("opponents' scores need the player's own score too")
     return TurnState(layout, tuple(roll), post_op, score, tuple(opponents), target)
@@ -224,7 +235,9 @@ def advice_for(state: TurnState, advisor: Advisor, throws: int | None = None, wi
 
         leader = max(state.opponents)
         method = ""
-        if state.score < state.target and leader < state.target:
+        if state.target > WIN_TABLE_MOST:
+            result["win_skipped"] = f"the chance to win is worked out for games to at most {WIN_TABLE_MOST} points"
+        elif state.score < state.target and leader < state.target:
             try:
                 with budget(advisor, throws):  # rollouts ask the points search: off its memo it may run long
                     win_plays, method = weigh_for_the_win(

@@ -10,6 +10,7 @@ from .layout import parse_faces
 from .turn import OVER, Turn
 
 DEFAULT_TARGET = 100
+MOST_TARGET = 10_000  # a game to more points than this is a slip of the finger
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,8 @@ class Match:
         if any(not n for n in names) or len(set(names)) != len(names):
             raise BadInput("player names must be non-empty and different")
         target = setup.get("target", DEFAULT_TARGET)
-        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-            raise BadInput("target must be a whole number of points, at least 1")
+        if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= MOST_TARGET:
+            raise BadInput(f"target must be a whole number of points from 1 to {MOST_TARGET}")
         return cls(tuple(names), target, tuple(0 for _ in names))
 
     @property

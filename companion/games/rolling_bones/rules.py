@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .. import as_recorded
 from .match import Match
+
+RECORDED = {"roll": ("faces",), "lay": ("face", "slot"), "pay": ("dice",)}  # what a command keeps in the log
 
 
 class RollingBonesRules:
@@ -19,7 +22,7 @@ class RollingBonesRules:
         # them with its random source; the event records the faces, so a replay rolls nothing.
         if command.get("type") == "throw":
             command = {"type": "roll", "faces": state.turn.random_throw(rng)}
-        return state.apply(command), dict(command)
+        return state.apply(command), as_recorded(command, *RECORDED.get(command["type"], ()))
 
     def view(self, state: Match) -> dict[str, Any]:
         return state.view()
