@@ -24,7 +24,7 @@ VIEWS = 4  # per face per step: 2 for the prototype, 2 queries
 SCALE = 16.0  # cosine similarity -> logits
 
 
-def network():
+def network(patch: int = PATCH):
     import torch.nn as nn
 
     def block(cin: int, cout: int) -> list:
@@ -42,7 +42,7 @@ def network():
         def __init__(self) -> None:
             super().__init__()
             self.features = nn.Sequential(*block(1, 16), *block(16, 32), *block(32, 64))
-            self.head = nn.Linear(64 * (PATCH // 8) ** 2, 64)
+            self.head = nn.Linear(64 * (patch // 8) ** 2, 64)
 
         def forward(self, x):
             v = self.head(self.features(x).flatten(1))
@@ -51,12 +51,12 @@ def network():
     return Embed()
 
 
-def batch(seeds: list[int], rng: np.random.Generator) -> np.ndarray:
-    """[families * 18 faces, VIEWS, 1, PATCH, PATCH] views."""
+def batch(seeds: list[int], rng: np.random.Generator, patch: int = PATCH) -> np.ndarray:
+    """[families * 18 faces, VIEWS, 1, patch, patch] views."""
     out = []
     for seed in seeds:
         art, dark = family(seed), bool(rng.random() < 0.6)  # one set of dice is dark or light throughout
-        out += [[view(art[face], rng, dark_die=dark)[None] for _ in range(VIEWS)] for face in FACE_IDS]
+        out += [[view(art[face], rng, patch, dark_die=dark)[None] for _ in range(VIEWS)] for face in FACE_IDS]
     return np.asarray(out, np.float32)
 
 
@@ -70,20 +70,21 @@ def main() -> None:
     parser.add_argument("--per-step", type=int, default=6, help="families in one step")
     parser.add_argument("--minutes", type=float, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--patch", type=int, default=PATCH, help="px across the face patch (a multiple of 8)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (1 leaves a core for other work)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    net = network()
+    net = network(args.patch)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     started, step, losses = time.perf_counter(), 0, []
     budget = args.minutes * 60
     while time.perf_counter() - started < budget:
         seeds = list(rng.integers(0, args.families, size=args.per_step))
-        x = torch.from_numpy(batch(seeds, rng))
+        x = torch.from_numpy(batch(seeds, rng, args.patch))
         n = x.shape[0]
-        emb = net(x.reshape(-1, 1, PATCH, PATCH)).reshape(n, VIEWS, -1)
+        emb = net(x.reshape(-1, 1, args.patch, args.patch)).reshape(n, VIEWS, -1)
         protos = F.normalize(emb[:, :2].mean(1), dim=1)
         queries = emb[:, 2:].reshape(-1, emb.shape[-1])
         labels = torch.arange(n).repeat_interleave(VIEWS - 2)
@@ -101,7 +102,7 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         net,
-        torch.zeros(1, 1, PATCH, PATCH),
+        torch.zeros(1, 1, args.patch, args.patch),
         str(args.out),
         input_names=["face"],
         output_names=["embedding"],
