@@ -37,6 +37,7 @@ bench: venv
 	$(BIN)/python bench/dice_read.py
 	$(BIN)/python bench/pieces_read.py
 	$(BIN)/python bench/live.py
+	$(BIN)/python bench/memory.py
 	$(BIN)/python bench/soak.py --minutes 2
 
 ## Train the dice reader's two networks side by side, one core each (45 minutes; dev only: torch, the `train` extra).

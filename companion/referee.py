@@ -216,9 +216,7 @@ class Referee:
         """A reading with dice still to name waits for the table; a whole one becomes the roll."""
         if reading.unreadable:
             n = len(reading.unreadable)
-            self._say(
-                f"{n} die{'s' if n > 1 else ''} not readable: tap to name or re-throw", LOOK, reading=reading.to_json()
-            )
+            self._say(dice_not_readable(n), LOOK, reading=reading.to_json())
             return
         faces = [d["face"] for d in reading.dice]
         self.table.dispatch({"type": "roll", "faces": faces})
@@ -260,3 +258,8 @@ class Referee:
 
     def view(self) -> dict[str, Any]:
         return self.table.desk()
+
+
+def dice_not_readable(n: int) -> str:
+    """The notice for a throw the camera could not read whole."""
+    return f"{n} {'dice' if n > 1 else 'die'} not readable: tap to name or re-throw"

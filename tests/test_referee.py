@@ -114,3 +114,10 @@ def test_undertaker_on_sepulchre_with_overlapping_pieces_asks_for_a_look(table_w
     assert companion.referee.wait_idle(timeout=20)
     assert companion.referee.status == "look" and "not readable" in companion.referee.notice
     assert companion.referee.graves_seen is None
+
+
+def test_the_notice_counts_unreadable_dice_in_words():
+    from companion.referee import dice_not_readable
+
+    assert dice_not_readable(1) == "1 die not readable: tap to name or re-throw"
+    assert dice_not_readable(3) == "3 dice not readable: tap to name or re-throw"
