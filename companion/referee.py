@@ -150,7 +150,7 @@ class Referee:
         if self.reader is None:
             raise DeviceError("no dice reader: enter the roll on the page instead")
         self._say("reading the dice…", BUSY)
-        image = self.camera.capture()
+        image = _captured(self.camera)
         observation = self.reader(image)
         reading = Reading(
             list(observation["dice"]),
@@ -169,7 +169,7 @@ class Referee:
         if self.piece_reader is None:
             raise DeviceError("no piece reader (enroll one: companion pieces enroll --set demo DIR)")
         self._say("reading the graves…", BUSY)
-        reading = self.piece_reader(self.board_camera.capture())
+        reading = self.piece_reader(_captured(self.board_camera))
         if reading["unreadable"]:
             n = len(reading["unreadable"])
             self._say(
@@ -241,7 +241,7 @@ class Referee:
         if ok:
             self._say("camera is back", READY)
         else:
-            self._say(f"camera gone: {why} — the table still works by hand", ERROR)
+            self._say(camera_gone(why), ERROR)
 
     # -- status and lights ---------------------------------------------------------------------
 
@@ -263,3 +263,15 @@ class Referee:
 def dice_not_readable(n: int) -> str:
     """The notice for a throw the camera could not read whole."""
     return f"{n} {'dice' if n > 1 else 'die'} not readable: tap to name or re-throw"
+
+
+def camera_gone(why: str) -> str:
+    return f"camera gone: {why} — the table still works by hand"
+
+
+def _captured(camera) -> Any:
+    """A photo, or the camera's loss said the way its watcher says it (not overwritten by a terser line)."""
+    try:
+        return camera.capture()
+    except DeviceError as error:
+        raise DeviceError(camera_gone(getattr(camera, "why", "") or str(error))) from None

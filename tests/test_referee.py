@@ -121,3 +121,24 @@ def test_the_notice_counts_unreadable_dice_in_words():
 
     assert dice_not_readable(1) == "1 die not readable: tap to name or re-throw"
     assert dice_not_readable(3) == "3 dice not readable: tap to name or re-throw"
+
+
+def test_a_camera_lost_at_a_press_says_so_as_its_watcher_does(tmp_path, pin_factory):
+    import shutil
+
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    shutil.copy(SCENE.with_suffix(".jpg"), folder / "a.jpg")
+    settings = config.load()
+    settings["camera"]["folder"] = str(folder)
+    companion = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "instance")
+    try:
+        (folder / "a.jpg").write_bytes(b"")  # the camera answers with garbage
+        companion.referee.request("undertaker")
+        assert companion.referee.wait_idle(timeout=20)
+        assert companion.referee.status == "error"
+        assert companion.referee.notice == "camera gone: " + (
+            f"{folder / 'a.jpg'}: not an image OpenCV can read — the table still works by hand"
+        )
+    finally:
+        companion.close()

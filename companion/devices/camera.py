@@ -10,6 +10,7 @@ DeviceError with one line saying what is wrong. Nothing here waits forever.
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any, Protocol
@@ -20,6 +21,7 @@ from ..errors import DeviceError
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 STILL_SIZE = (2304, 1296)  # Camera Module 3 (Wide) 16:9 binned mode
+CAPTURE_TIMEOUT_S = 10.0  # a still takes well under a second; no answer by then: the camera is hung
 
 
 class Camera(Protocol):
@@ -68,6 +70,9 @@ class FolderCamera:
         self.last_path = path
         return read_image(path)
 
+    def present(self) -> bool:
+        return self.source.exists()
+
     def close(self) -> None:
         pass
 
@@ -82,6 +87,8 @@ class UsbCamera:
 
         self.name = f"usb:{index}"
         self._cv2 = cv2
+        self._node = Path(f"/dev/video{index}")  # on Linux: gone when the webcam is unplugged
+        self._has_node = self._node.exists()
         params = [
             cv2.CAP_PROP_OPEN_TIMEOUT_MSEC,
             int(timeout_s * 1000),
@@ -103,6 +110,9 @@ class UsbCamera:
         if not ok or frame is None or frame.size == 0:
             raise DeviceError(f"camera {self.name} returned no picture (unplugged?)")
         return frame
+
+    def present(self) -> bool:
+        return self._node.exists() or not self._has_node
 
     def close(self) -> None:
         self._cap.release()
@@ -170,17 +180,19 @@ def open_camera(settings: dict[str, Any]) -> Camera:
 
 
 class ReconnectingCamera:
-    """A camera that may be unplugged: a failed or garbage capture drops it, a watcher reopens it.
+    """A camera that may be unplugged: a failed, hung or garbage capture drops it, a watcher reopens it.
+
+    Captures wait at most ``timeout_s``; the watcher also drops a camera whose device is gone
+    (``present()``, where the source can tell) without waiting for the next capture.
 
     ``opener()`` makes the real camera (raising DeviceError while it is missing). ``on_change(ok, why)``
     hears when it goes and comes back, so the page and status LED can say so; the table keeps
     working by hand meanwhile. A returning camera is picked up within ``retry_s``.
     """
 
-    def __init__(self, opener, on_change=None, retry_s: float = 2.0):
-        import threading
-
+    def __init__(self, opener, on_change=None, retry_s: float = 2.0, timeout_s: float = CAPTURE_TIMEOUT_S):
         self._opener = opener
+        self._timeout_s = timeout_s
         self.on_change = on_change or (lambda ok, why: None)
         self._lock = threading.Lock()
         self._camera: Camera | None = None
@@ -212,8 +224,11 @@ class ReconnectingCamera:
 
     def _watch(self, retry_s: float) -> None:
         while not self._stop.wait(retry_s):
-            if self._camera is None:
+            camera = self._camera
+            if camera is None:
                 self._try_open()
+            elif not getattr(camera, "present", lambda: True)():  # unplugged: said now, not at the next capture
+                self._drop(camera, f"camera {camera.name} is gone (unplugged?)")
 
     def capture(self) -> np.ndarray:
         with self._lock:
@@ -221,20 +236,22 @@ class ReconnectingCamera:
         if camera is None:
             raise DeviceError(f"camera unavailable: {self.why}")
         try:
-            frame = camera.capture()
+            frame = _within(self._timeout_s, camera.capture, f"the camera did not answer in {self._timeout_s:g} s")
             if frame is None or frame.size == 0 or frame.ndim != 3 or int(frame.max()) == int(frame.min()):
                 raise DeviceError("the camera sent an empty or blank picture")
             return frame
         except DeviceError as error:
-            with self._lock:
-                if self._camera is camera:
-                    self._camera = None
-            try:
-                camera.close()
-            except Exception:  # a half-gone device may fail to close; it is dropped either way
-                pass
-            self._set(False, str(error))
+            self._drop(camera, str(error))
             raise
+
+    def _drop(self, camera: Camera, why: str) -> None:
+        with self._lock:
+            if self._camera is not camera:
+                return  # dropped already
+            self._camera = None
+        # a hung device may hang its close too: closed aside, it is dropped either way
+        threading.Thread(target=_close_quietly, args=(camera,), name="camera-close", daemon=True).start()
+        self._set(False, why)
 
     def close(self) -> None:
         self._stop.set()
@@ -242,3 +259,32 @@ class ReconnectingCamera:
             camera, self._camera = self._camera, None
         if camera is not None:
             camera.close()
+
+
+def _within(timeout_s: float, capture, why: str) -> np.ndarray:
+    """``capture()`` in a thread of its own, waited for at most ``timeout_s``: a hung camera (a libcamera call
+    that never returns) costs the caller, a button's worker or a web thread, that long and no longer."""
+    result: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            result["frame"] = capture()
+        except BaseException as error:  # handed to the caller, whatever it is
+            result["error"] = error
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="camera-capture", daemon=True).start()
+    if not done.wait(timeout_s):
+        raise DeviceError(why)
+    if "error" in result:
+        raise result["error"]
+    return result["frame"]
+
+
+def _close_quietly(camera: Camera) -> None:
+    try:
+        camera.close()
+    except Exception:  # a half-gone device may fail to close
+        pass

@@ -2,14 +2,13 @@
 
 import json
 import shutil
-import threading
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from companion.errors import BadInput, DeviceError
+from companion.errors import BadInput
 from companion.vision.annotate import annotate_reading
 from companion.vision.dice import DiceReader
 
@@ -635,54 +634,6 @@ def test_annotated_photo_has_the_photo_size(reader):
     image = cv2.imread(str(DEV / "scene-00201.jpg"))
     out = annotate_reading(image, reader.read(image))
     assert out.shape == image.shape and not np.array_equal(out, image)
-
-
-def test_replay_camera(tmp_path):
-    from companion.devices.camera import FolderCamera
-
-    for i in (2, 1):
-        cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((8, 8, 3), i * 50, np.uint8))
-    (tmp_path / "notes.txt").write_text("not a photo")
-    camera = FolderCamera(tmp_path)
-    assert [int(camera.capture()[0, 0, 0]) for _ in range(3)] == [50, 100, 50]
-    with pytest.raises(DeviceError, match="does not exist"):
-        FolderCamera(tmp_path / "gone")
-    (tmp_path / "1.png").write_text("garbage")
-    with pytest.raises(DeviceError, match="not an image"):
-        FolderCamera(tmp_path).capture()
-
-
-def test_an_unplugged_camera_is_reported_and_picked_up_again(tmp_path):
-    """The camera is a real folder source; unplugging is the folder vanishing, garbage is a blank frame."""
-
-    from companion.devices.camera import FolderCamera, ReconnectingCamera
-
-    folder = tmp_path / "cam"
-    folder.mkdir()
-    frame = np.random.default_rng(1).integers(0, 255, (20, 20, 3), dtype=np.uint8)
-    cv2.imwrite(str(folder / "a.png"), frame)
-    changes, back = [], threading.Event()
-
-    def changed(ok, why):
-        changes.append(ok)
-        if ok and len(changes) > 2:
-            back.set()
-
-    camera = ReconnectingCamera(lambda: FolderCamera(folder), changed, retry_s=0.1)
-    assert camera.capture().shape == (20, 20, 3)
-    cv2.imwrite(str(folder / "a.png"), np.zeros((20, 20, 3), np.uint8))  # garbage: a blank frame
-    with pytest.raises(DeviceError, match="blank"):
-        camera.capture()
-    assert changes == [True, False]
-    shutil.rmtree(folder)  # unplugged
-    with pytest.raises(DeviceError, match="unavailable"):
-        camera.capture()
-    folder.mkdir()
-    cv2.imwrite(str(folder / "a.png"), frame)  # plugged back in
-    assert back.wait(timeout=5)  # the watcher says so
-    assert camera.ok and changes == [True, False, True]
-    assert camera.capture().shape == (20, 20, 3)
-    camera.close()
 
 
 def test_a_face_is_read_only_past_what_other_faces_enrolled_photos_reached(reader):
