@@ -97,8 +97,10 @@ def tomb_check(args: argparse.Namespace) -> None:
 
 
 def dice_enroll(args: argparse.Namespace) -> None:
+    from .vision.model_sets import safe_name
     from .vision.reader import DiceReader
 
+    safe_name(args.set)  # a bad name is said before a long enrollment, not after
     reader = DiceReader.enroll(args.dir)
     folder = reader.save(args.set)
     print(
@@ -151,8 +153,10 @@ def dice_read(args: argparse.Namespace) -> None:
 
 
 def pieces_enroll(args: argparse.Namespace) -> None:
+    from .vision.model_sets import safe_name
     from .vision.pieces import PieceReader
 
+    safe_name(args.set)  # a bad name is said before a long enrollment, not after
     reader = PieceReader.enroll(args.dir)
     folder = reader.save(args.set)
     print(f"enrolled {reader.photos} pieces from {args.dir} as set {args.set!r} ({folder})")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,14 @@ def models_dir() -> Path:
     return data_dir() / "models"
 
 
+MAX_NAME = 64  # characters in a set's name (it is a folder's name)
+
+
 def safe_name(name: str) -> str:
     if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or name.startswith("."):
         raise BadInput(f"a set name is letters, digits, - _ . only, not {name!r}")
+    if len(name) > MAX_NAME:
+        raise BadInput(f"a set name is at most {MAX_NAME} characters, not {len(name)}")
     return name
 
 
@@ -73,4 +79,20 @@ def load_set(kind: str, name: str, what: str) -> Any:
     path = models_dir() / kind / safe_name(name) / SET_FILE
     if not path.is_file():
         raise BadInput(f"no {what} set {name!r} (enroll one: companion {kind} enroll --set {name} DIR)")
-    return np.load(path)
+    damaged = f"{what} set {name!r} is damaged ({path}): enroll it again (companion {kind} enroll --set {name} DIR)"
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return SavedSet(damaged, {key: data[key] for key in data.files})
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        raise BadInput(damaged) from None
+
+
+class SavedSet(dict):
+    """A saved set's arrays; one it lacks is the same one-line error as a file that will not load."""
+
+    def __init__(self, damaged: str, arrays: dict[str, Any]) -> None:
+        super().__init__(arrays)
+        self.damaged = damaged
+
+    def __missing__(self, key: str) -> Any:
+        raise BadInput(self.damaged)

@@ -255,3 +255,30 @@ def test_enrollment_says_which_faces_it_learned_from_one_photo_only(run_cli, tmp
         "warning: learned from one photo only: hat; photograph it again (the teaching sheet: "
         "three photos) and enroll again"
     ]
+
+
+@pytest.mark.parametrize("content", [b"", b"garbage", None])
+def test_a_damaged_set_is_a_one_line_error(run_cli, tmp_path, monkeypatch, content):
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))
+    for kind in ("dice", "pieces"):
+        folder = tmp_path / "models" / kind / "bad"
+        folder.mkdir(parents=True)
+        if content is None:  # a set file that loads but lacks what the reader needs
+            np.savez(folder / "set.npz", something=np.zeros(3))
+        else:
+            (folder / "set.npz").write_bytes(content)
+    photo = str(DEV / "scene-00200.jpg")
+    for args in (
+        ["dice", "read", photo, "--set", "bad"],
+        ["pieces", "read", photo, "--set", "bad", "--graves", "g.json"],
+    ):
+        done = run_cli(*args, files={"g.json": {"north": [[0, 0], [10, 0], [10, 10]]}})
+        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert "enroll it again" in done.stderr and ("set 'bad' is damaged" in done.stderr or content is None)
+
+
+@pytest.mark.parametrize("name", ["", "a/b", "x" * 65])
+def test_a_bad_set_name_is_refused_before_enrolling(run_cli, tmp_path, name):
+    for kind in ("dice", "pieces"):
+        done = run_cli(kind, "enroll", str(tmp_path / "no-such-folder"), "--set", name)
+        assert done.returncode == 2 and "a set name is" in done.stderr  # not "no such folder": the name first
