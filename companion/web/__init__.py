@@ -43,6 +43,7 @@ def create_app(table, referee, config: dict[str, Any] | None = None, instance_pa
     from . import auth, bones, live, pages, sepulchre, teach, tomb
 
     app.extensions["advisor"] = bones.AdvisorDesk()
+    app.extensions["live_slots"] = live.Slots(live.STREAMS_MOST)
 
     for blueprint in (pages.bp, live.bp, auth.bp, bones.bp, tomb.bp, sepulchre.bp, teach.bp):
         app.register_blueprint(blueprint)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import queue
+import threading
 from itertools import count
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
@@ -12,8 +13,28 @@ from .auth import csrf_token, from_the_pi, may_change, table_pin
 
 bp = Blueprint("live", __name__)
 
-KEEPALIVE_S = 15
+KEEPALIVE_S = 5  # a page that went away without closing is noticed at the next write: this soon
+STREAMS_MOST = 24  # live pages at once: each holds one of waitress's 48 threads, the rest serve pages and actions
 _ids = count(1)
+
+
+class Slots:
+    """At most ``most`` live streams at once; a page past that polls instead (app.js)."""
+
+    def __init__(self, most: int) -> None:
+        self.most, self.taken = most, 0
+        self._lock = threading.Lock()
+
+    def full(self) -> bool:
+        return self.taken >= self.most
+
+    def take(self) -> None:
+        with self._lock:
+            self.taken += 1
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.taken -= 1
 
 
 def snapshot() -> dict:
@@ -35,6 +56,10 @@ def state():
 def events():
     table = current_app.extensions["table"]
     app = current_app._get_current_object()
+    slots = app.extensions["live_slots"]
+    if slots.full():  # (two pages may both pass this at once: the limit is a few streams soft)
+        answer = jsonify(error="too many live pages at once: this page refreshes every few seconds instead")
+        return answer, 503, {"Retry-After": "15"}
     # A reconnecting page (Last-Event-ID) gets the whole state at once: state is small, so
     # one snapshot replaces any events it missed.
     environ = request.environ.copy()
@@ -42,6 +67,7 @@ def events():
     def stream():
         # Subscribed only once the stream starts: a response never sent (HEAD) holds nothing.
         subscription = table.bus.subscribe()
+        slots.take()
         try:
             yield ": connected\n\n"
             yield _event(app, environ)
@@ -55,6 +81,7 @@ def events():
                     subscription.get_nowait()
                 yield _event(app, environ)
         finally:
+            slots.give_back()
             table.bus.unsubscribe(subscription)
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}

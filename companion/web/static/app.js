@@ -409,7 +409,15 @@ function connect() {
   const source = new EventSource("/events");
   source.onopen = () => { $("#live").className = "live on"; };
   source.onmessage = (e) => render(JSON.parse(e.data));
-  source.onerror = () => { $("#live").className = "live off"; };  // EventSource reconnects by itself
+  source.onerror = () => {
+    $("#live").className = "live off";  // a dropped stream reconnects by itself
+    if (source.readyState === EventSource.CLOSED) pollThenReconnect();  // refused (the server is full): poll a while
+  };
+}
+
+function pollThenReconnect() {
+  const poll = setInterval(() => refresh().catch(() => {}), 3000);
+  setTimeout(() => { clearInterval(poll); connect(); }, 15000);
 }
 
 refresh().then(connect);
