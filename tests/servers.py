@@ -4,6 +4,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -40,3 +41,19 @@ def start_demo_server(port: int, data) -> subprocess.Popen:
     )
     wait_until_up(f"http://127.0.0.1:{port}/api/state", proc)
     return proc
+
+
+def serving(app):
+    """A real WSGI server for ``app`` on a free port of 127.0.0.1, serving from a thread of its own."""
+    from waitress.server import create_server
+
+    srv = create_server(app, host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=_serve_until_closed, args=(srv,), daemon=True).start()
+    return srv
+
+
+def _serve_until_closed(srv) -> None:
+    try:
+        srv.run()
+    except OSError:
+        pass  # closed at teardown while waiting in select(): the test is over

@@ -39,7 +39,7 @@ from .face_patches import (
     sharpness,
     shifted_faces_of,
 )
-from .model_sets import enrollment_photos, load_set, save_set
+from .model_sets import enroll_again, enrollment_photos, load_set, save_set
 
 MIN_PHOTO = 16  # px: a photo narrower than this cannot hold a die (and breaks the blob finder's downscaling)
 MIN_SCORE = 0.82  # best correlation below this: not a face seen flat (cocked, covered, smudged)
@@ -187,10 +187,7 @@ class DiceReader:
         data = load_set("dice", name, "dice")
         if float(data.get("shading", 0.0)) != SHADING_BOX:
             # its faces were stored as an older reader compared them: every score would be off
-            raise BadInput(
-                f"dice set {name!r} was enrolled by an older version of the reader: enroll it again "
-                f"(companion dice enroll --set {name} DIR)"
-            )
+            raise enroll_again("dice", name, f"dice set {name!r} was enrolled by an older version of the reader")
         ceilings = dict(zip((str(f) for f in data["ceiling_faces"]), map(float, data["ceilings"])))
         unsure = [str(f) for f in data["unsure"]] if "unsure" in data else []  # a set stored before: all read
         return cls(

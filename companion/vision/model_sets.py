@@ -43,8 +43,6 @@ PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png"}
 
 def enrollment_photos(folder: Path, names: tuple[str, ...] | list[str], what: str):
     """Yield (name, path, image) for DIR/<name>/*.jpg, every name required; one-line errors otherwise."""
-    import cv2
-
     folder = Path(folder)
     if not folder.is_dir():
         raise BadInput(f"{folder}: no such folder of enrollment photos")
@@ -60,10 +58,22 @@ def enrollment_photos(folder: Path, names: tuple[str, ...] | list[str], what: st
         )
     for name in names:
         for path in sorted(p for p in (folder / name).iterdir() if p.suffix.lower() in PHOTO_SUFFIXES):
-            image = cv2.imread(str(path))
-            if image is None:
-                raise BadInput(f"{path}: not an image")
-            yield name, path, image
+            yield name, path, read_photo(path)
+
+
+def read_photo(path: Path):
+    """An enrollment photo as BGR, or a one-line error naming it."""
+    import cv2
+
+    image = cv2.imread(str(path))
+    if image is None:
+        raise BadInput(f"{path}: not an image")
+    return image
+
+
+def enroll_again(kind: str, name: str, why: str) -> BadInput:
+    """The error for a saved set that cannot be read as it is, saying how to make it again."""
+    return BadInput(f"{why}: enroll it again (companion {kind} enroll --set {name} DIR)")
 
 
 def save_set(kind: str, name: str, arrays: dict[str, Any], summary: dict[str, Any]) -> Path:
@@ -79,20 +89,20 @@ def load_set(kind: str, name: str, what: str) -> Any:
     path = models_dir() / kind / safe_name(name) / SET_FILE
     if not path.is_file():
         raise BadInput(f"no {what} set {name!r} (enroll one: companion {kind} enroll --set {name} DIR)")
-    damaged = f"{what} set {name!r} is damaged ({path}): enroll it again (companion {kind} enroll --set {name} DIR)"
+    damaged = enroll_again(kind, name, f"{what} set {name!r} is damaged ({path})")
     try:
         with np.load(path, allow_pickle=False) as data:
             return SavedSet(damaged, {key: data[key] for key in data.files})
     except (OSError, ValueError, EOFError, zipfile.BadZipFile):
-        raise BadInput(damaged) from None
+        raise damaged from None
 
 
 class SavedSet(dict):
     """A saved set's arrays; one it lacks is the same one-line error as a file that will not load."""
 
-    def __init__(self, damaged: str, arrays: dict[str, Any]) -> None:
+    def __init__(self, damaged: BadInput, arrays: dict[str, Any]) -> None:
         super().__init__(arrays)
         self.damaged = damaged
 
     def __missing__(self, key: str) -> Any:
-        raise BadInput(self.damaged)
+        raise self.damaged

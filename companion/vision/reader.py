@@ -24,7 +24,7 @@ import numpy as np
 from ..errors import BadInput
 from .embedding import cut_face, embed
 from .finding import ENROLL_PEAK, Spot, find_spots
-from .model_sets import PHOTO_SUFFIXES, enrollment_photos, load_set, save_set
+from .model_sets import PHOTO_SUFFIXES, enroll_again, enrollment_photos, load_set, read_photo, save_set
 from .teaching_sheet import PLACE_MM, places_in_photo
 
 MIN_PHOTO = 16  # px: a photo narrower than this cannot hold a die
@@ -116,10 +116,7 @@ class DiceReader:
     def load(cls, name: str) -> DiceReader:
         data = load_set("dice", name, "dice")
         if int(data.get("version", 1)) != SET_VERSION:
-            raise BadInput(
-                f"dice set {name!r} was enrolled by an older version of the reader: enroll it again "
-                f"(companion dice enroll --set {name} DIR)"
-            )
+            raise enroll_again("dice", name, f"dice set {name!r} was enrolled by an older version of the reader")
         return cls(float(data["die_side"]), data["vectors"], [str(x) for x in data["labels"]])
 
     # -- reading ------------------------------------------------------------------------------
@@ -213,10 +210,7 @@ def _from_sheets(paths: list[Path]) -> tuple[float, list[tuple[str, np.ndarray, 
     """The die size, and the die on each place of each teaching-sheet photo."""
     photos = []
     for path in paths:
-        image = cv2.imread(str(path))
-        if image is None:
-            raise BadInput(f"{path}: not an image")
-        gray = _grey(image)
+        gray = _grey(read_photo(path))
         places, px_per_mm = places_in_photo(gray, str(path))
         photos.append((path, gray, places, px_per_mm))
     px_per_mm = float(np.median([p[3] for p in photos]))

@@ -1,9 +1,9 @@
 """The real page in headless Chromium, served by waitress on 127.0.0.1, buttons on mock pins."""
 
+import contextlib
 import itertools
 import os
 import shutil
-import threading
 import time
 from pathlib import Path
 
@@ -11,6 +11,8 @@ import pytest
 
 from companion.games.rolling_bones.dice import FACE_IDS
 from companion.web.tomb import demo_stage
+
+from ..servers import serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:
@@ -22,20 +24,18 @@ import playwright.sync_api as playwright  # noqa: E402  (a test dependency: neve
 SHOTS = Path(os.environ.get("COMPANION_SHOTS", Path(__file__).resolve().parents[2] / "build" / "screenshots"))
 
 
-def serve_until_closed(srv) -> None:
+@contextlib.contextmanager
+def kiosk(app, browser, width: int, height: int):
+    """``app`` served for real on 127.0.0.1, its kiosk page open in Chromium at width x height and live."""
+    srv = serving(app)
+    page = browser.new_page(viewport={"width": width, "height": height})
     try:
-        srv.run()
-    except OSError:
-        pass  # closed at teardown while waiting in select(): the test is over
-
-
-def serving(app):
-    """A real WSGI server for ``app`` on a free port of 127.0.0.1, serving from a thread of its own."""
-    from waitress.server import create_server
-
-    srv = create_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=serve_until_closed, args=(srv,), daemon=True).start()
-    return srv
+        page.goto(f"http://127.0.0.1:{srv.effective_port}/kiosk")
+        live(page)
+        yield page
+    finally:
+        page.close()
+        srv.close()
 
 
 @pytest.fixture
@@ -186,11 +186,7 @@ def test_rolling_bones_from_a_replayed_photo(photo_companion, browser):
     import json
 
     companion, scene = photo_companion
-    srv = serving(companion.app)
-    page = browser.new_page(viewport={"width": 1920, "height": 1080})
-    try:
-        page.goto(f"http://127.0.0.1:{srv.effective_port}/kiosk")
-        live(page)
+    with kiosk(companion.app, browser, 1920, 1080) as page:
         page.locator("#buttons button[data-button=undertaker]").click()
         page.wait_for_selector(".photo img")
         assert page.locator("#status").inner_text() == "NEEDS A LOOK"  # some dice could not be read
@@ -214,9 +210,6 @@ def test_rolling_bones_from_a_replayed_photo(photo_companion, browser):
         assert companion.table.state.turn.layout.slots
         shoot(page, "kiosk-bones-photo", 1920, 1080)
         shoot(page, "kiosk-bones-photo", 800, 480)
-    finally:
-        page.close()
-        srv.close()
 
 
 def test_a_sepulchre_game_from_the_page(server, page, companion):
@@ -273,14 +266,10 @@ def sheet_companion(tmp_path, pin_factory, monkeypatch):
 
 def test_the_dice_are_taught_from_three_photos_of_the_sheet(sheet_companion, browser, tmp_path):
     assert sheet_companion.referee.reader is None
-    srv = serving(sheet_companion.app)
-    page = browser.new_page(viewport={"width": 800, "height": 480})
-    try:
-        page.goto(f"http://127.0.0.1:{srv.effective_port}/kiosk")
-        live(page)
+    with kiosk(sheet_companion.app, browser, 800, 480) as page:
         page.locator("#teach summary").click()
         page.wait_for_function("document.querySelector('#teach-status').textContent.includes('0 of 3')")
-        assert page.request.get(f"http://127.0.0.1:{srv.effective_port}/teaching-sheet.png").ok
+        assert page.request.get(page.url.replace("/kiosk", "/teaching-sheet.png")).ok
         for taken in (1, 2, 3):
             page.locator("#teach-photo").click()
             page.wait_for_function(
@@ -296,6 +285,3 @@ def test_the_dice_are_taught_from_three_photos_of_the_sheet(sheet_companion, bro
         )
         assert (tmp_path / "models" / "dice" / "taught" / "set.npz").is_file()
         assert sheet_companion.referee.reader is not None
-    finally:
-        page.close()
-        srv.close()

@@ -7,7 +7,7 @@ import urllib.request
 
 from companion.web.live import KEEPALIVE_S, Slots
 
-from .test_browser import serving
+from ..servers import serving
 
 
 def open_stream(port: int) -> socket.socket:

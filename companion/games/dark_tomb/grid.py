@@ -38,10 +38,9 @@ class Grid:
     def parse(cls, data: object) -> Grid:
         if not isinstance(data, list) or not data or not all(isinstance(r, str) for r in data):
             raise BadInput("map must be a non-empty list of strings")
-        if len(data) > MOST_CELLS_A_SIDE or max(len(r) for r in data) > MOST_CELLS_A_SIDE:
-            raise BadInput(
-                f"map is {max(len(r) for r in data)} x {len(data)} cells: at most {MOST_CELLS_A_SIDE} a side"
-            )
+        width = max(len(r) for r in data)
+        if max(width, len(data)) > MOST_CELLS_A_SIDE:
+            raise BadInput(f"map is {width} x {len(data)} cells: at most {MOST_CELLS_A_SIDE} a side")
         for y, row in enumerate(data):
             for x, char in enumerate(row):
                 if char not in TERRAIN_NAMES:
