@@ -34,6 +34,7 @@ bench: venv
 	$(BIN)/python bench/bones_best.py
 	$(BIN)/python bench/advisor.py
 	$(BIN)/python bench/tomb_turn.py
+	$(BIN)/python bench/ghosts_deduce.py
 	$(BIN)/python bench/dice_read.py
 	$(BIN)/python bench/pieces_read.py
 	$(BIN)/python bench/live.py

@@ -93,6 +93,28 @@ def tomb_check(args: argparse.Namespace) -> None:
     )
 
 
+# -- ghosts -------------------------------------------------------------------------------
+
+
+def ghosts_deduce(args: argparse.Namespace) -> None:
+    import time
+
+    from .games.ghosts import Knowledge, deduce
+
+    knowledge = Knowledge.from_json(read_json(args.state))
+    started = time.perf_counter()
+    deduction = deduce(knowledge)
+    result = {**deduction.to_json(), "ms": round((time.perf_counter() - started) * 1000, 1)}
+    if args.json:
+        _print_json(result)
+        return
+    likeliest = sorted(deduction.haunt, key=lambda t: (-deduction.haunt[t], t))[:5]
+    print(
+        f"{deduction.consistent} sets of secrets fit; {deduction.held} held. Likeliest haunt: "
+        + ", ".join(f"{t} ({deduction.haunt[t]:.1%})" for t in likeliest)
+    )
+
+
 # -- dice ---------------------------------------------------------------------------------
 
 
@@ -225,6 +247,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = tsub.add_parser("check", help="validate a scenario and draw its map")
     p.add_argument("scenario", metavar="SCENARIO.json")
     p.set_defaults(run=tomb_check)
+    ghosts = sub.add_parser("ghosts", help="Ghosts in the Graveyard: the deduction helper")
+    gsub = ghosts.add_subparsers(dest="command", required=True)
+    p = gsub.add_parser("deduce", help="the chance each tombstone is the left opponent's secret and haunt")
+    p.add_argument("state", metavar="STATE.json")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=ghosts_deduce)
     dice = sub.add_parser("dice", help="Rolling Bones dice: enroll a set, read a photo")
     dsub = dice.add_subparsers(dest="command", required=True)
     p = dsub.add_parser(

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from .dark_tomb.rules import DarkTombRules
+from .ghosts.rules import GhostsRules
 from .rolling_bones.rules import RollingBonesRules
 from .sepulchre.rules import SepulchreRules
 
 
 def all_games() -> dict[str, Any]:
-    games: list[Any] = [RollingBonesRules(), DarkTombRules(), SepulchreRules()]
+    games: list[Any] = [RollingBonesRules(), DarkTombRules(), SepulchreRules(), GhostsRules()]
     return {g.name: g for g in games}
