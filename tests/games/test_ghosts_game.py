@@ -222,3 +222,26 @@ def test_an_answer_that_contradicts_earlier_ones_is_refused(table) -> None:
 def test_bad_setups_are_one_line_errors(setup, said) -> None:
     with pytest.raises(BadInput, match=said):
         Ghosts.start(setup)
+
+
+def test_undo_takes_back_the_last_entry(table) -> None:
+    table.new_game("ghosts", {"players": ["ann", "bob"]})
+    table.dispatch({"type": "guess", "tombstone": 17, "answer": "no", "reveal": 4})
+    table.dispatch({"type": "search", "played": 23, "light": "flood", "direction": "W", "answer": True})
+    table.undo()
+    assert table.state.player.name == "bob" and 23 not in table.state.crossed and len(table.state.said) == 2
+    table.undo()
+    assert table.state.player.name == "ann" and table.state.players[0].revealed == () and not table.state.said
+
+
+def test_a_table_enters_its_own_flashlight_and_gives_it_to_a_player(table) -> None:
+    table.new_game("ghosts", {"players": ["ann", "bob"]})
+    table.dispatch({"type": "flashlight", "name": "Candle", "cells": [[0, 0], [1, 0], [1, 1]], "player": "bob"})
+    assert table.state.players[1].flashlight == "candle" and table.view()["flashlights"]["candle"] == [
+        [0, 0],
+        [1, 0],
+        [1, 1],
+    ]
+    assert table.view()["lights"] == ["flood", "lantern", "candle"]  # ann may borrow it with a Hand
+    with pytest.raises(BadInput, match="open square"):
+        table.dispatch({"type": "flashlight", "name": "bad", "cells": [[0]]})

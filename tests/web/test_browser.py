@@ -285,3 +285,54 @@ def test_the_dice_are_taught_from_three_photos_of_the_sheet(sheet_companion, bro
         )
         assert (tmp_path / "models" / "dice" / "taught" / "set.npz").is_file()
         assert sheet_companion.referee.reader is not None
+
+
+def test_a_four_player_ghosts_game_by_touch_at_800x480(companion, browser):
+    with kiosk(companion.app, browser, 800, 480) as page:
+        if page.locator("#setup-details[open]").count() == 0:
+            page.locator("#setup-details summary").click()
+        page.fill("#ghost-players", "Ann, Bob, Cat, Dan")
+        page.fill("#ghost-first", "12, 40, 7, 33")
+        page.locator("#new-ghosts button").click()
+        page.wait_for_selector("text=Bob's turn: asking Cat")  # 40 is the highest first card
+        # Bob searches: plays 23, the Flood Light West; Cat says no
+        page.locator("[data-tombstone='23']").click()
+        page.get_by_role("button", name="Search from 23").click()
+        page.get_by_role("button", name="Flood W").click()
+        assert page.locator("[data-testid=graveyard] .asked").count() == 10  # the first two columns outlined
+        page.get_by_role("button", name="No", exact=True).click()
+        page.wait_for_selector("text=Cat's turn: asking Dan")
+        assert companion.table.state.said[-1]["asked"] == [1, 2, 11, 12, 21, 22, 31, 32, 41, 42]
+        # Cat guesses 17: a decoy (a free turn), then 18: not a secret, and reveals her own 5
+        page.locator("[data-tombstone='17']").click()
+        page.get_by_role("button", name="Guess 17").click()
+        page.get_by_role("button", name="A decoy").click()
+        page.wait_for_selector("text=Cat guessed 17: a decoy")
+        page.locator("[data-tombstone='18']").click()
+        page.get_by_role("button", name="Guess 18").click()
+        page.get_by_role("button", name="Not a secret").click()
+        page.wait_for_selector("text=tap the secret you reveal")
+        page.locator("[data-tombstone='5']").click()
+        page.wait_for_selector("text=Dan's turn: asking Ann")
+        players = companion.table.state.players
+        assert players[3].revealed == (17,) and players[2].revealed == (5,)
+        # Dan finds Ann's haunt
+        page.locator("[data-tombstone='44']").click()
+        page.get_by_role("button", name="Guess 44").click()
+        page.get_by_role("button", name="My haunt!").click()
+        page.wait_for_selector("text=Dan wins!")
+        assert companion.table.view()["winner"] == "Dan"
+        shoot(page, "kiosk-ghosts", 800, 480)
+
+
+def test_a_flashlight_shape_is_entered_by_tapping_its_squares(companion, browser):
+    companion.table.new_game("ghosts", {"players": ["Ann", "Bob"]})
+    with kiosk(companion.app, browser, 800, 480) as page:
+        page.locator("details.shapes summary").click()
+        for cell in ("0,0", "1,0", "1,1"):
+            page.locator(f"[data-testid=shape-editor] rect[data-cell='{cell}']").click()
+        page.get_by_placeholder("name, e.g. candle").fill("Candle")
+        page.locator("details.shapes select").select_option("Bob")
+        page.get_by_role("button", name="Save flashlight").click()
+        page.wait_for_selector("text=candle: 3 squares")
+        assert companion.table.state.players[1].flashlight == "candle"

@@ -1,6 +1,7 @@
 """Every route through the Flask test client, including its error answers."""
 
 import json
+from math import comb
 
 import pytest
 
@@ -341,3 +342,30 @@ def test_a_game_to_a_huge_target_is_refused_and_advice_bounds_its_work(api, clie
     api("/api/command", {"type": "roll", "faces": PERFECT})
     advice = client.get("/api/bones/advice").get_json()["advice"]
     assert advice["action"] and "at most 300 points" in advice["win_skipped"]
+
+
+def test_ghosts_advice_for_a_player_with_their_hand(client, api):
+    assert client.get("/api/ghosts/advice").status_code == 409  # a Rolling Bones game is on the table
+    api("/api/new-game", {"game": "ghosts", "setup": {"players": ["Ann", "Bob"], "first_cards": [40, 12]}})
+    api("/api/command", {"type": "search", "played": 23, "light": "flood", "direction": "W", "answer": True})
+    public = client.get("/api/ghosts/advice?player=Ann").get_json()
+    # 47 open tombstones, 9 of them under the light: every set but those with none under it
+    assert public["consistent"] == comb(47, 3) - comb(38, 3)
+    mine = client.get("/api/ghosts/advice?player=Ann&hand=1,2&over=33").get_json()
+    assert "1" not in mine["secret"] and "2" not in mine["secret"]  # my cards are no one's secret
+    assert mine["consistent"] == comb(45, 3) - comb(38, 3)
+    assert mine["searches"][0]["bits"] == max(s["bits"] for s in mine["searches"])
+    for query, said in [
+        ("player=Zed", "no player called 'Zed'"),
+        ("over=51", "1-50"),
+        ("hand=x", "1-50"),
+        ("hand=1,2,3,4,5,6", "at most 5"),
+    ]:
+        answer = client.get(f"/api/ghosts/advice?{query}")
+        assert answer.status_code == 400 and said in answer.get_json()["error"]
+
+
+def test_the_turn_button_in_ghosts_says_the_turn_passes_by_itself(api):
+    api("/api/new-game", {"game": "ghosts", "setup": {"players": ["Ann", "Bob"]}})
+    answer = api("/api/command", {"type": "next_turn"})
+    assert answer.status_code == 409 and "passes by itself" in answer.get_json()["error"]

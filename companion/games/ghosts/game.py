@@ -232,9 +232,15 @@ class Ghosts:
             }
         )._next()
 
-    def define_flashlight(self, name: object, cells: object) -> Ghosts:
+    def define_flashlight(self, name: object, cells: object, player: object = None) -> Ghosts:
+        """A table's own flashlight shape (the rules print only the Lantern), given to a player if named."""
         light = _light_name(name)
-        return replace(self, flashlights={**self.flashlights, light: Flashlight.from_json(light, cells)})
+        game = replace(self, flashlights={**self.flashlights, light: Flashlight.from_json(light, cells)})
+        if player is None:
+            return game
+        if not isinstance(player, str):
+            raise BadInput(f"no player called {player!r}")
+        return game._with(self.seat(player), flashlight=light)
 
     # -- helpers ----------------------------------------------------------------------------
 

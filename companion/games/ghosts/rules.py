@@ -36,9 +36,10 @@ class GhostsRules:
             new = state.search(*(command.get(k) for k in keys))
             return _believable(state, new), as_recorded(command, *keys)
         if kind == "flashlight":
-            return state.define_flashlight(command.get("name"), command.get("cells")), as_recorded(
-                command, "name", "cells"
-            )
+            new = state.define_flashlight(command.get("name"), command.get("cells"), command.get("player"))
+            return new, as_recorded(command, "name", "cells", "player")
+        if kind == "next_turn":
+            raise IllegalPlay("the turn passes by itself once a guess or a search is entered")
         raise BadInput(f"unknown Ghosts in the Graveyard command {kind!r}")
 
     def view(self, state: Ghosts) -> dict[str, Any]:

@@ -70,7 +70,10 @@ function render(s) {
   $("#login").hidden = access.may_change;
   $("#setpin").hidden = !(access.on_pi && !access.pin_set);
   for (const b of document.querySelectorAll("#buttons button")) b.disabled = !access.may_change;
-  $("#title").textContent = { "rolling-bones": "Rolling Bones", "dark-tomb": "Dark Tomb", sepulchre: "Sepulchre" }[s.game] || "Crypt Companion";
+  $("#title").textContent = { "rolling-bones": "Rolling Bones", "dark-tomb": "Dark Tomb", sepulchre: "Sepulchre",
+    ghosts: "Ghosts in the Graveyard" }[s.game] || "Crypt Companion";
+  $("#ghosts").hidden = s.game !== "ghosts";
+  if (s.game === "ghosts" && typeof renderGhosts === "function") renderGhosts(s);
   $("#sepulchre").hidden = s.game !== "sepulchre";
   if (s.game === "sepulchre") renderSepulchre(s);
   $("#bones").hidden = s.game !== "rolling-bones";
