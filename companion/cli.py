@@ -115,6 +115,18 @@ def ghosts_deduce(args: argparse.Namespace) -> None:
     )
 
 
+# -- mausoleum ----------------------------------------------------------------------------
+
+
+def mausoleum_check(args: argparse.Namespace) -> None:
+    from .card_lists import packaged_cards
+    from .games.mausoleum import cards_from_json, from_position, summary
+
+    position = read_json(args.state)
+    listed = position.get("cards", packaged_cards()) if isinstance(position, dict) else None
+    print(summary(from_position(position, cards_from_json(listed))))
+
+
 # -- dice ---------------------------------------------------------------------------------
 
 
@@ -253,6 +265,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("state", metavar="STATE.json")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=ghosts_deduce)
+    mausoleum = sub.add_parser("mausoleum", help="Mausoleum: check a position")
+    msub = mausoleum.add_subparsers(dest="command", required=True)
+    p = msub.add_parser("check", help="validate a position: every card in one place, piles within their limits")
+    p.add_argument("state", metavar="STATE.json")
+    p.set_defaults(run=mausoleum_check)
     dice = sub.add_parser("dice", help="Rolling Bones dice: enroll a set, read a photo")
     dsub = dice.add_subparsers(dest="command", required=True)
     p = dsub.add_parser(

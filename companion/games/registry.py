@@ -6,10 +6,11 @@ from typing import Any
 
 from .dark_tomb.rules import DarkTombRules
 from .ghosts.rules import GhostsRules
+from .mausoleum.rules import MausoleumRules
 from .rolling_bones.rules import RollingBonesRules
 from .sepulchre.rules import SepulchreRules
 
 
 def all_games() -> dict[str, Any]:
-    games: list[Any] = [RollingBonesRules(), DarkTombRules(), SepulchreRules(), GhostsRules()]
+    games: list[Any] = [RollingBonesRules(), DarkTombRules(), SepulchreRules(), GhostsRules(), MausoleumRules()]
     return {g.name: g for g in games}

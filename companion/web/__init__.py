@@ -40,12 +40,12 @@ def create_app(table, referee, config: dict[str, Any] | None = None, instance_pa
             return jsonify(error=f"this is the table's server, not {request.host!r} (add it to [server] hosts)"), 400
         return None
 
-    from . import auth, bones, ghosts, live, pages, sepulchre, teach, tomb
+    from . import auth, bones, ghosts, live, mausoleum, pages, sepulchre, teach, tomb
 
     app.extensions["advisor"] = bones.AdvisorDesk()
     app.extensions["live_slots"] = live.Slots(live.STREAMS_MOST)
 
-    for blueprint in (pages.bp, live.bp, auth.bp, bones.bp, tomb.bp, sepulchre.bp, ghosts.bp, teach.bp):
+    for blueprint in (pages.bp, live.bp, auth.bp, bones.bp, tomb.bp, sepulchre.bp, ghosts.bp, mausoleum.bp, teach.bp):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(CompanionError)

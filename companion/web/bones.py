@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify, request
 
 from ..advisor_memo import points_advisor
+from ..card_lists import kept_cards
 from ..errors import BadInput
 from ..games.rolling_bones import Layout, best_layout
 from ..games.rolling_bones.advice import SearchTooLong, advice_for, state_of_match
@@ -38,6 +40,8 @@ def new_game():
     setup = body.get("setup", {})
     if not isinstance(setup, dict):
         raise BadInput("setup must be a JSON object")
+    if game == "mausoleum" and "cards" not in setup:  # the card list this table keeps (its corrections)
+        setup = {**setup, "cards": kept_cards(Path(current_app.instance_path))}
     _table().new_game(game, setup)
     return jsonify(snapshot())
 

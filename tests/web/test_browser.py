@@ -336,3 +336,32 @@ def test_a_flashlight_shape_is_entered_by_tapping_its_squares(companion, browser
         page.get_by_role("button", name="Save flashlight").click()
         page.wait_for_selector("text=candle: 3 squares")
         assert companion.table.state.players[1].flashlight == "candle"
+
+
+def test_a_mausoleum_buy_and_bury_by_touch_at_800x480(companion, browser):
+    table = companion.table
+    with kiosk(companion.app, browser, 800, 480) as page:
+        if page.locator("#setup-details[open]").count() == 0:
+            page.locator("#setup-details summary").click()
+        page.fill("#maus-players", "Ann, Bob")
+        page.locator("#new-mausoleum button").click()
+        page.wait_for_selector("text=Ann's turn")
+        for command in (  # Ann invites heir #9 ($5m), Bob offs it into her morgue
+            {"type": "draw", "from": "deck"},
+            {"type": "play", "card": 9},
+            {"type": "next_turn"},
+            {"type": "draw", "from": "deck"},
+            {"type": "play", "card": 19, "heir": 9},
+            {"type": "next_turn"},
+        ):
+            table.dispatch(command)
+        page.wait_for_selector("[data-player=Ann] >> text=Morgue $5m")
+        page.locator("[data-testid=shop] [data-card='42']").click()  # a $5m grave
+        page.locator("[data-player=Ann] [data-card='9']").click()
+        page.get_by_role("button", name="Buy and Bury").click()
+        page.wait_for_selector("[data-player=Ann] >> text=Mausoleum $5m")
+        page.get_by_role("button", name="End turn").click()
+        page.wait_for_selector("text=Bob's turn")
+        ann = table.state.seats[0]
+        assert ann.mausoleum == (42,) and ann.morgue == () and 42 not in table.state.shop
+        shoot(page, "kiosk-mausoleum", 800, 480)

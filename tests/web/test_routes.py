@@ -369,3 +369,19 @@ def test_the_turn_button_in_ghosts_says_the_turn_passes_by_itself(api):
     api("/api/new-game", {"game": "ghosts", "setup": {"players": ["Ann", "Bob"]}})
     answer = api("/api/command", {"type": "next_turn"})
     assert answer.status_code == 409 and "passes by itself" in answer.get_json()["error"]
+
+
+def test_a_mausoleum_card_corrected_on_the_page_is_kept_for_the_next_game(client, api, companion):
+    assert api("/api/new-game", {"game": "mausoleum", "setup": {"players": ["Ann", "Bob"]}}).status_code == 200
+    assert client.get("/api/mausoleum/cards").get_json()["cards"][0]["checked"] is False
+    answer = api("/api/mausoleum/correct", {"card": 1, "name": "Loving Grandfather", "value": 6})
+    assert answer.status_code == 200 and answer.get_json()["cards"][0]["value"] == 6
+    api("/api/new-game", {"game": "mausoleum", "setup": {"players": ["Cat", "Dan"]}})
+    first = companion.table.view()["cards"][0]
+    assert first == {"card": 1, "kind": "heir", "name": "Loving Grandfather", "value": 6, "checked": True}
+    bad = api("/api/mausoleum/correct", {"card": 19, "value": 3})
+    assert bad.status_code == 400 and "only heirs and graves" in bad.get_json()["error"]
+    assert (
+        api("/api/command", {"type": "play", "card": 1}).get_json()["error"]
+        == "Cat draws first (from the deck or the discard pile)"
+    )

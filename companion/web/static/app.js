@@ -71,7 +71,9 @@ function render(s) {
   $("#setpin").hidden = !(access.on_pi && !access.pin_set);
   for (const b of document.querySelectorAll("#buttons button")) b.disabled = !access.may_change;
   $("#title").textContent = { "rolling-bones": "Rolling Bones", "dark-tomb": "Dark Tomb", sepulchre: "Sepulchre",
-    ghosts: "Ghosts in the Graveyard" }[s.game] || "Crypt Companion";
+    ghosts: "Ghosts in the Graveyard", mausoleum: "Mausoleum" }[s.game] || "Crypt Companion";
+  $("#mausoleum").hidden = s.game !== "mausoleum";
+  if (s.game === "mausoleum" && typeof renderMausoleum === "function") renderMausoleum(s);
   $("#ghosts").hidden = s.game !== "ghosts";
   if (s.game === "ghosts" && typeof renderGhosts === "function") renderGhosts(s);
   $("#sepulchre").hidden = s.game !== "sepulchre";
