@@ -192,14 +192,41 @@ def run(config_file: str | None = None, demo: bool = False, host: str | None = N
             channel_timeout=60,
             ident="companion",
             max_request_body_size=MAX_UPLOAD_BYTES,  # refused with 413 before the body is read, not after
+            asyncore_use_poll=True,  # select() fails past descriptor 1024, and live pages hold hundreds
         )
     except OSError as error:
         companion.close()
         raise DeviceError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    live = _live_server(companion, settings, host)
     notify("READY=1")
     keep_alive(companion.table, stop)
     try:
         server.run()
     finally:
+        if live is not None:
+            live.close()
         stop.set()
         companion.close()
+
+
+def _live_server(companion, settings: dict[str, Any], host: str):
+    """Start the live-update server (web/stream.py) unless turned off; without it pages use /events."""
+    from .web.hosts import addressed_here
+    from .web.live import shared_snapshot
+    from .web.stream import LiveServer
+
+    port = int(settings["server"]["live_port"])
+    if port < 0:
+        return None
+    app = companion.app
+    live = LiveServer(
+        lambda: shared_snapshot(companion.table, companion.referee),
+        companion.table.bus.listen,
+        lambda header: addressed_here(header, app.extensions["host_names"]),
+    )
+    try:
+        app.extensions["live_port"] = live.start(host, port)
+    except DeviceError as error:
+        print(f"warning: {error}; pages use /events on the main port (at most 24 at once)", flush=True)
+        return None
+    return live

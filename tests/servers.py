@@ -47,7 +47,7 @@ def serving(app):
     """A real WSGI server for ``app`` on a free port of 127.0.0.1, serving from a thread of its own."""
     from waitress.server import create_server
 
-    srv = create_server(app, host="127.0.0.1", port=0, threads=8)
+    srv = create_server(app, host="127.0.0.1", port=0, threads=8, asyncore_use_poll=True)  # as app.run does
     threading.Thread(target=_serve_until_closed, args=(srv,), daemon=True).start()
     return srv
 

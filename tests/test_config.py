@@ -16,7 +16,7 @@ def test_user_file_overrides_one_key(tmp_path):
     f = tmp_path / "c.toml"
     f.write_text("[server]\nport = 9000\n")
     c = config.load(f)
-    assert c["server"] == {"host": "0.0.0.0", "port": 9000, "hosts": []}
+    assert c["server"] == {"host": "0.0.0.0", "port": 9000, "hosts": [], "live_port": 0}
 
 
 def test_broken_user_file_is_one_line(tmp_path):
@@ -36,7 +36,7 @@ def test_store_path_defaults_to_the_data_folder(monkeypatch, tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("[server]\nprot = 9000\n", "unknown setting 'server.prot' (known in [server]: host, hosts, port)"),
+        ("[server]\nprot = 9000\n", "unknown setting 'server.prot' (known in [server]: host, hosts, live_port, port)"),
         ("[camra]\nsource = 'usb'\n", "unknown setting 'camra'"),
         ("[pins.buttons]\nturn = 4\nundo = 5\n", "unknown setting 'pins.buttons.undo'"),
         ("server = 9000\n", "server must be a [server] table"),

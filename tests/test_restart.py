@@ -40,7 +40,7 @@ class Page:
 
 def shown(state: dict) -> dict:
     """What the page draws (not the per-connection access and token)."""
-    return {k: v for k, v in state.items() if k not in ("csrf", "access")}
+    return {k: v for k, v in state.items() if k not in ("csrf", "access", "live_port")}
 
 
 def kill_and_restart(proc, port, data):

@@ -54,3 +54,24 @@ def test_a_port_out_of_range_is_one_line(tmp_path):
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [
         "companion: port 99999: a port is a number from 1 to 65535"
     ]
+
+
+def test_the_served_page_is_told_its_live_port_and_the_stream_answers_there(tmp_path):
+    import json
+    import urllib.request
+
+    port = free_port()
+    proc = start_demo_server(port, tmp_path)
+    try:
+        state = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10).read())
+        live = state["live_port"]
+        assert isinstance(live, int) and live != port
+        with socket.create_connection(("127.0.0.1", live), timeout=10) as s:
+            s.sendall(b"GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            received = b""
+            while b"data: " not in received:
+                received += s.recv(65536)
+        assert received.startswith(b"HTTP/1.1 200") and b'"game"' in received
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -33,6 +33,7 @@ def create_app(table, referee, config: dict[str, Any] | None = None, instance_pa
     app.extensions["referee"] = referee
     app.extensions["wrong_pins"] = WrongPins()
     host_names = names_of_this_machine((config or {}).get("server", {}).get("hosts", ()))
+    app.extensions["host_names"] = host_names  # the live server (web/stream.py) checks the same names
 
     @app.before_request
     def addressed_to_the_pi():

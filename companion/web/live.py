@@ -37,19 +37,23 @@ class Slots:
             self.taken -= 1
 
 
+def shared_snapshot(table, referee) -> dict:
+    """What every page sees alike: the table and the referee's desk."""
+    return {**table.view(), "referee": referee.view()}
+
+
 def snapshot() -> dict:
-    table = current_app.extensions["table"]
-    referee = current_app.extensions["referee"]
+    """The shared snapshot and what this page may do (its PIN session)."""
     return {
-        **table.view(),
-        "referee": referee.view(),
+        **shared_snapshot(current_app.extensions["table"], current_app.extensions["referee"]),
         "access": {"may_change": may_change(), "on_pi": from_the_pi(), "pin_set": bool(table_pin())},
     }
 
 
 @bp.get("/api/state")
 def state():
-    return jsonify({**snapshot(), "csrf": csrf_token()})
+    # live_port: where the page's live stream is (web/stream.py); absent, it uses /events here
+    return jsonify({**snapshot(), "csrf": csrf_token(), "live_port": current_app.extensions.get("live_port")})
 
 
 @bp.get("/events")

@@ -365,3 +365,33 @@ def test_a_mausoleum_buy_and_bury_by_touch_at_800x480(companion, browser):
         ann = table.state.seats[0]
         assert ann.mausoleum == (42,) and ann.morgue == () and 42 not in table.state.shop
         shoot(page, "kiosk-mausoleum", 800, 480)
+
+
+def test_the_page_follows_the_table_through_the_live_server(companion, browser):
+    from companion.web.hosts import addressed_here
+    from companion.web.live import shared_snapshot
+    from companion.web.stream import LiveServer
+
+    live = LiveServer(
+        lambda: shared_snapshot(companion.table, companion.referee),
+        companion.table.bus.listen,
+        lambda host: addressed_here(host, companion.app.extensions["host_names"]),
+    )
+    companion.app.extensions["live_port"] = live.start("127.0.0.1", 0)
+    try:
+        with kiosk(companion.app, browser, 800, 480) as page:
+            assert live.pages == 1  # the page's stream is on the live server, not a web thread
+            companion.table.new_game("rolling-bones", {"players": ["Zed", "Yan"]})
+            page.wait_for_selector("text=Zed")
+            assert page.locator("#buttons button").first.is_enabled()  # access kept from /api/state
+    finally:
+        live.close()
+
+
+def test_a_live_port_out_of_reach_falls_back_to_this_ports_stream(companion, browser):
+    from ..servers import free_port
+
+    companion.app.extensions["live_port"] = free_port()  # nothing listens there
+    with kiosk(companion.app, browser, 800, 480) as page:  # live: via /events on the page's own port
+        companion.table.new_game("rolling-bones", {"players": ["Zed", "Yan"]})
+        page.wait_for_selector("text=Zed")

@@ -45,3 +45,76 @@ def test_pages_past_the_limit_poll_and_a_gone_page_frees_its_place(companion):
         streams[2].close()
     finally:
         srv.close()
+
+
+def live_server(companion, most: int = 2000):
+    from companion.web.hosts import addressed_here
+    from companion.web.live import shared_snapshot
+    from companion.web.stream import LiveServer
+
+    live = LiveServer(
+        lambda: shared_snapshot(companion.table, companion.referee),
+        companion.table.bus.listen,
+        lambda host: addressed_here(host, companion.app.extensions["host_names"]),
+        most=most,
+    )
+    return live, live.start("127.0.0.1", 0)
+
+
+def read_until(s: socket.socket, marker: bytes, received: bytes = b"") -> bytes:
+    while marker not in received:
+        chunk = s.recv(65536)
+        assert chunk, "the stream closed"
+        received += chunk
+    return received
+
+
+def test_500_live_pages_cost_no_thread_and_pages_and_actions_still_answer(companion):
+    import threading
+
+    live, port = live_server(companion)
+    srv = serving(companion.app)  # waitress with 8 threads: fewer than the streams by far
+    threads_before = threading.active_count()
+    try:
+        pages = [open_stream(port) for _ in range(500)]
+        for _ in range(100):  # and 100 that leave without closing anything or reading a byte
+            gone = socket.create_connection(("127.0.0.1", port), timeout=10)
+            gone.sendall(b"GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        assert threading.active_count() <= threads_before + 1  # the snapshot helper: one, however many pages
+        assert status_of(f"http://127.0.0.1:{srv.effective_port}/api/state") == 200
+        companion.table.new_game("rolling-bones", {"players": ["Zed", "Yan"]})
+        for page in pages:  # every page hears the new game
+            read_until(page, b'"Zed"')
+        assert live.pages >= 500
+        for page in pages:
+            page.close()
+    finally:
+        live.close()
+        srv.close()
+
+
+def test_the_live_port_refuses_what_it_does_not_serve_in_one_line(companion):
+    live, port = live_server(companion, most=1)
+    try:
+
+        def ask(request: bytes) -> bytes:
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+                s.sendall(request)
+                return read_until(s, b"\r\n\r\n")
+
+        assert ask(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n").startswith(b"HTTP/1.1 404")
+        assert ask(b"POST /events HTTP/1.1\r\nHost: localhost\r\n\r\n").startswith(b"HTTP/1.1 405")
+        assert ask(b"GET /events HTTP/1.1\r\nHost: evil.example\r\n\r\n").startswith(b"HTTP/1.1 400")
+        assert ask(b"HEAD /events HTTP/1.1\r\nHost: localhost\r\n\r\n").startswith(b"HTTP/1.1 200")
+        assert live.pages == 0  # a HEAD holds no place
+        first = open_stream(port)
+        assert b"Retry-After: 15" in ask(b"GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")  # past the limit
+        first.close()
+    finally:
+        live.close()
+
+
+def test_the_page_is_told_where_its_live_stream_is(client, companion):
+    assert client.get("/api/state").get_json()["live_port"] is None  # no live server: /events on this port
+    companion.app.extensions["live_port"] = 8123
+    assert client.get("/api/state").get_json()["live_port"] == 8123

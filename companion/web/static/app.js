@@ -3,6 +3,8 @@
 
 const $ = (sel) => document.querySelector(sel);
 let csrf = "";
+let lastAccess = {};
+let livePort = null;       // the live server's port (/api/state says), or null: /events on this port
 let state = null;
 let payMode = [];          // indexes of loose dice chosen to pay with
 let tombD20s = "";  // d20s typed for the next Stage turn
@@ -65,7 +67,8 @@ function render(s) {
   $("#status").className = `pill ${ref.status || "ready"}`;
   $("#status").textContent = { ready: "ready", busy: "busy", look: "needs a look", error: "error" }[ref.status] || "ready";
   $("#notice").textContent = ref.notice || "";
-  const access = s.access || {};
+  if (s.access) lastAccess = s.access;  // the live server's snapshots are the same for every page: no access
+  const access = lastAccess;
   $("#pinbar").hidden = access.may_change && !(access.on_pi && !access.pin_set);
   $("#login").hidden = access.may_change;
   $("#setpin").hidden = !(access.on_pi && !access.pin_set);
@@ -407,15 +410,19 @@ $("#setpin").addEventListener("submit", (e) => { e.preventDefault(); api("/api/p
 async function refresh() {
   const data = await (await fetch("/api/state")).json();
   csrf = data.csrf;
+  livePort = data.live_port || null;
   render(data);
 }
 
-function connect() {
-  const source = new EventSource("/events");
-  source.onopen = () => { $("#live").className = "live on"; };
+function connect(sameOrigin = false) {
+  const url = livePort && !sameOrigin ? `${location.protocol}//${location.hostname}:${livePort}/events` : "/events";
+  const source = new EventSource(url);
+  let opened = false;
+  source.onopen = () => { opened = true; $("#live").className = "live on"; };
   source.onmessage = (e) => render(JSON.parse(e.data));
   source.onerror = () => {
     $("#live").className = "live off";  // a dropped stream reconnects by itself
+    if (!opened && url !== "/events") { source.close(); return connect(true); }  // live port unreachable: this port's stream
     if (source.readyState === EventSource.CLOSED) pollThenReconnect();  // refused (the server is full): poll a while
   };
 }
