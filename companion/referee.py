@@ -124,6 +124,10 @@ class Referee:
             raise
 
     def _handle(self, name: str) -> None:
+        hint = means_nothing(name, self.table.game)
+        if hint:  # a button with no meaning in this game: a hint, not a warning
+            self._say(hint, READY)
+            return
         if name == TURN:
             self.table.dispatch({"type": "next_turn"})
         elif name == UNDO:
@@ -169,14 +173,18 @@ class Referee:
         if self.piece_reader is None:
             raise DeviceError("no piece reader (enroll one: companion pieces enroll --set demo DIR)")
         self._say("reading the graves…", BUSY)
-        reading = self.piece_reader(_captured(self.board_camera))
+        image = _captured(self.board_camera)
+        reading = self.piece_reader(image)
         if reading["unreadable"]:
             n = len(reading["unreadable"])
+            photo = self._save_photo(image, {"dice": [], "unreadable": reading["unreadable"]})
             self._say(
-                f"{n} piece{'s' if n > 1 else ''} not readable (overlapping?): straighten and press again",
+                f"{n} piece{'s' if n > 1 else ''} not readable (overlapping?): straighten and press again, "
+                "or count them on the page",
                 LOOK,
                 reading=None,
                 flagged_graves=None,
+                graves_photo=photo,  # the photo, the unreadable pieces ringed, beside the counts by touch
             )
             return
         with self.table.lock:
@@ -191,7 +199,7 @@ class Referee:
                 )
                 return
             change = self.table.view().get("last_change") or ["no change"]
-            self._say("; ".join(change), READY, reading=None, flagged_graves=None)
+            self._say("; ".join(change), READY, reading=None, flagged_graves=None, graves_photo=None)
 
     def override(self, reason: str) -> None:
         """Record the flagged Sepulchre reading anyway; the reason is kept with it."""
@@ -258,6 +266,36 @@ class Referee:
 
     def view(self) -> dict[str, Any]:
         return self.table.desk()
+
+
+GAME_NAMES = {
+    "rolling-bones": "Rolling Bones",
+    "sepulchre": "Sepulchre",
+    "dark-tomb": "Dark Tomb",
+    "ghosts": "Ghosts in the Graveyard",
+    "mausoleum": "Mausoleum",
+}
+BUTTON_GAMES = {  # the games a button means something in (UNDO: all of them)
+    TURN: ("rolling-bones", "sepulchre", "dark-tomb", "mausoleum"),
+    UNDERTAKER: ("rolling-bones", "sepulchre"),
+    SEISMIC: ("dark-tomb",),
+}
+BUTTON_USES = {
+    TURN: "passes the turn",
+    UNDERTAKER: "reads the dice or the graves",
+    SEISMIC: "runs Dark Tomb's Stage turn",
+}
+
+
+def means_nothing(button: str, game: str | None) -> str:
+    """The hint for a button pressed where it means nothing (empty if it means something here)."""
+    if game is None:
+        return "" if button not in BUTTON_GAMES else "no game on the table: start one on the page"
+    if button not in BUTTON_GAMES or game in BUTTON_GAMES[button]:
+        return ""
+    if game == "ghosts" and button == TURN:
+        return "the turn passes by itself once a guess or a search is entered"
+    return f"{button.upper()} {BUTTON_USES[button]}: nothing to do in {GAME_NAMES.get(game, game)}"
 
 
 def dice_not_readable(n: int) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 from .errors import StoreError
 
 UNDO = "undo"
+WITHDRAWN = "withdrawn"  # a game replaced by mistake and taken back: its session is passed over from then on
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -113,10 +114,16 @@ class EventStore:
             ).fetchone()
         return Session(row[0], row[1], json.loads(row[2]), row[3]) if row else None
 
-    def latest_session(self, game: str | None = None) -> Session | None:
-        sql = "SELECT id FROM sessions" + (" WHERE game = ?" if game else "") + " ORDER BY id DESC LIMIT 1"
+    def latest_session(self, game: str | None = None, before: int | None = None) -> Session | None:
+        """The latest session not withdrawn (of ``game``; started before session ``before``)."""
+        sql = f"SELECT id FROM sessions s WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.session_id = s.id AND e.kind = '{WITHDRAWN}')"
+        args: list[Any] = []
+        if game:
+            sql, args = sql + " AND game = ?", [*args, game]
+        if before is not None:
+            sql, args = sql + " AND id < ?", [*args, before]
         with self._lock:
-            row = self._db.execute(sql, (game,) if game else ()).fetchone()
+            row = self._db.execute(sql + " ORDER BY id DESC LIMIT 1", tuple(args)).fetchone()
         return self.session(row[0]) if row else None
 
     def events(self, session_id: int, after: int = 0) -> list[Event]:

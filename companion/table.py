@@ -19,11 +19,17 @@ from typing import Any, Protocol
 
 from .bus import EventBus
 from .errors import BadInput, IllegalPlay
-from .store import UNDO, EventStore, Session, effective_actions
+from .store import UNDO, WITHDRAWN, EventStore, Session, effective_actions
 from .vocabulary import READY
 
 DESK = "desk"  # event kind: the referee's whole desk after a change (never a game action: undo skips it)
-IDLE_DESK: dict[str, Any] = {"status": READY, "notice": "", "reading": None, "flagged_graves": None}
+IDLE_DESK: dict[str, Any] = {
+    "status": READY,
+    "notice": "",
+    "reading": None,
+    "flagged_graves": None,
+    "graves_photo": None,
+}
 
 
 class GameRules(Protocol):
@@ -46,6 +52,7 @@ class _Live:
     state: Any
     actions: int  # actions in force (what undo can take back)
     desk: dict[str, Any]
+    replaced: bool = False  # it replaced another game (which an undo before its first action brings back)
 
 
 class Table:
@@ -71,7 +78,8 @@ class Table:
         with self._lock:
             state = rules.start(setup)  # refuse a bad setup before anything is written
             session = self.store.new_session(game, setup)
-            self._live = _Live(session, rules, state, 0, copy.deepcopy(IDLE_DESK))
+            replaced = self.store.latest_session(before=session.id) is not None
+            self._live = _Live(session, rules, state, 0, copy.deepcopy(IDLE_DESK), replaced)
             return self._publish("new_game", {"game": game, "setup": setup})
 
     def resume(self, session_id: int | None = None) -> bool:
@@ -91,7 +99,9 @@ class Table:
         for event in actions:
             state, _ = rules.apply(state, event.payload, _NoDice())
         desks = [e.payload for e in events if e.kind == DESK]
-        return _Live(session, rules, state, len(actions), desks[-1] if desks else copy.deepcopy(IDLE_DESK))
+        desk = desks[-1] if desks else copy.deepcopy(IDLE_DESK)
+        replaced = self.store.latest_session(before=session.id) is not None
+        return _Live(session, rules, state, len(actions), desk, replaced)
 
     # -- commands -------------------------------------------------------------------------
 
@@ -110,13 +120,22 @@ class Table:
             return self._publish(event.kind, payload, event.seq)
 
     def undo(self) -> dict[str, Any]:
+        """Take back the last action; in a game with none yet, take back the game: the one it replaced is back."""
         with self._lock:
             live = self._require_game()
             if live.actions == 0:
-                raise IllegalPlay("nothing to undo")
+                return self._withdraw(live)
             event = self.store.append(live.session.id, UNDO, {})
             self._live = self._replay(live.session)
             return self._publish(UNDO, {}, event.seq)
+
+    def _withdraw(self, live: _Live) -> dict[str, Any]:
+        before = self.store.latest_session(before=live.session.id)
+        if before is None or before.game not in self.games:
+            raise IllegalPlay("nothing to undo")
+        event = self.store.append(live.session.id, WITHDRAWN, {})
+        self._live = self._replay(before)
+        return self._publish(UNDO, {"game": before.game}, event.seq)
 
     def update_desk(self, change: Callable[[dict[str, Any]], dict[str, Any]], log: bool = True) -> dict[str, Any]:
         """Change the referee's desk: ``change`` gets a copy and returns the new desk.
@@ -171,7 +190,8 @@ class Table:
             return {
                 "game": self._live.session.game,
                 "session": self._live.session.id,
-                "can_undo": self._live.actions > 0,
+                "can_undo": self._live.actions > 0 or self._live.replaced,
+                "actions": self._live.actions,  # a game with none yet is replaced without asking
                 **self._live.rules.view(self._live.state),
             }
 

@@ -52,14 +52,21 @@ def test_undertaker_press_reads_the_photo_and_the_table_names_the_rest(table_wit
     assert companion.referee.status == "ready"
 
 
-def test_undertaker_without_a_rolling_bones_game_turns_amber(table_with_camera):
+def test_a_button_that_means_nothing_in_this_game_is_a_hint_not_a_warning(table_with_camera):
     from companion.web.tomb import demo_stage
 
     companion = table_with_camera
     companion.table.new_game("dark-tomb", {"scenario": demo_stage()})
     companion.referee.request("undertaker")
     assert companion.referee.wait_idle()
-    assert companion.referee.status == "look" and "Rolling Bones" in companion.referee.notice
+    assert companion.referee.status == "ready"
+    assert companion.referee.notice == "UNDERTAKER reads the dice or the graves: nothing to do in Dark Tomb"
+    companion.table.new_game("rolling-bones", {"players": ["Ann", "Bob"]})
+    companion.referee.handle("seismic")  # was a red ERROR ("unknown Rolling Bones command")
+    assert companion.referee.status == "ready" and "nothing to do in Rolling Bones" in companion.referee.notice
+    companion.table.new_game("ghosts", {"players": ["Ann", "Bob"]})
+    companion.referee.handle("turn")
+    assert companion.referee.status == "ready" and "passes by itself" in companion.referee.notice
 
 
 def test_a_refused_read_from_the_page_does_not_stay_busy(tmp_path, pin_factory):
@@ -112,8 +119,10 @@ def test_undertaker_on_sepulchre_with_overlapping_pieces_asks_for_a_look(table_w
     companion.table.new_game("sepulchre", {"players": ["north", "south", "west", "east"]})
     companion.referee.request("undertaker")  # the demo boards each hold an overlapping pair
     assert companion.referee.wait_idle(timeout=20)
-    assert companion.referee.status == "look" and "not readable" in companion.referee.notice
+    assert companion.referee.status == "look" and "count them on the page" in companion.referee.notice
     assert companion.referee.graves_seen is None
+    photo = companion.table.desk()["graves_photo"]  # shown beside the counts by touch, the pieces ringed
+    assert photo and (Path(companion.app.instance_path) / "photos" / photo).is_file()
 
 
 def test_the_notice_counts_unreadable_dice_in_words():

@@ -143,6 +143,7 @@ def test_the_desk_is_logged_and_comes_back_after_a_restart(table, store):
         "notice": "1 die not readable",
         "reading": reading,
         "flagged_graves": None,
+        "graves_photo": None,
     }  # a busy status passes by, unlogged
 
 
@@ -197,3 +198,24 @@ def test_a_desk_said_again_unchanged_is_no_event_and_no_publish(table, store):
     events = len(store.events(table.view()["session"]))
     table.update_desk(lambda d: {**d, "notice": "read 18 dice"})
     assert heard.empty() and len(store.events(table.view()["session"])) == events
+
+
+def test_undo_before_the_first_action_brings_back_the_game_it_replaced(table, store):
+    play_some(table)
+    before = table.view()
+    table.new_game("rolling-bones", {"players": ["cat", "dan"]})
+    assert table.view()["can_undo"]
+    table.undo()
+    assert table.view()["players"] == ["ann", "bob"] and table.view()["turn"] == before["turn"]
+    again = Table(store, {"rolling-bones": RollingBonesRules()})  # and it stays taken back after a restart
+    assert again.resume() and again.view()["players"] == ["ann", "bob"]
+    table.undo()  # the old game's own actions undo as before
+    assert table.view()["turn"] != before["turn"]
+
+
+def test_the_first_game_has_nothing_to_undo(store):
+    fresh = Table(store, {"rolling-bones": RollingBonesRules()})
+    fresh.new_game("rolling-bones", {"players": ["ann", "bob"]})
+    assert not fresh.view()["can_undo"]
+    with pytest.raises(IllegalPlay, match="nothing to undo"):
+        fresh.undo()

@@ -9,6 +9,8 @@ from itertools import count
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
+from ..referee import means_nothing
+from ..vocabulary import BUTTONS
 from .auth import csrf_token, from_the_pi, may_change, table_pin
 
 bp = Blueprint("live", __name__)
@@ -38,8 +40,10 @@ class Slots:
 
 
 def shared_snapshot(table, referee) -> dict:
-    """What every page sees alike: the table and the referee's desk."""
-    return {**table.view(), "referee": referee.view()}
+    """What every page sees alike: the table, the referee's desk, and the buttons that mean nothing in this game."""
+    game = table.game
+    inert = {b: hint for b in BUTTONS if (hint := means_nothing(b, game))}
+    return {**table.view(), "referee": referee.view(), "inert": inert}
 
 
 def snapshot() -> dict:

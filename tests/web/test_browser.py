@@ -395,3 +395,88 @@ def test_a_live_port_out_of_reach_falls_back_to_this_ports_stream(companion, bro
     with kiosk(companion.app, browser, 800, 480) as page:  # live: via /events on the page's own port
         companion.table.new_game("rolling-bones", {"players": ["Zed", "Yan"]})
         page.wait_for_selector("text=Zed")
+
+
+def test_replacing_a_game_in_progress_asks_first_and_undo_brings_it_back(companion, browser):
+    companion.table.new_game("rolling-bones", {"players": ["Ann", "Bob"]})
+    companion.table.dispatch({"type": "roll", "faces": list(FACE_IDS)})
+    with kiosk(companion.app, browser, 800, 480) as page:
+        assert "inert" in page.locator("[data-button=seismic]").get_attribute("class")  # no Stage turn here
+        page.locator("#setup-details summary").click()
+        page.fill("#sep-players", "Cat, Dan")
+        page.locator("#new-sepulchre button").click()
+        page.get_by_role("button", name="Keep playing").click()
+        assert companion.table.game == "rolling-bones"
+        page.locator("#new-sepulchre button").click()
+        page.get_by_role("button", name="Replace it").click()
+        page.wait_for_selector("[data-testid=graves] >> text=Cat")
+        page.locator("[data-button=undo]").click()
+        page.wait_for_selector("#bones:not([hidden])")
+        assert companion.table.game == "rolling-bones" and companion.table.state.turn.loose
+
+
+def test_a_forced_wrong_bone_is_said_and_its_slots_offered_as_buttons(companion, browser):
+    companion.table.new_game("rolling-bones", {"players": ["Ann", "Bob"]})
+    for command in (
+        {"type": "roll", "faces": ["left-foot"] * 6 + ["right-foot"] * 6 + ["skull"] * 6},
+        {"type": "lay", "face": "skull"},
+        {"type": "pay", "dice": ["right-foot"]},
+        {"type": "roll", "faces": ["left-foot"] * 6 + ["right-foot"] * 5 + ["spine"] * 5},
+    ):
+        companion.table.dispatch(command)
+    with kiosk(companion.app, browser, 800, 480) as page:
+        assert "wrong slot (-5)" in page.locator("[data-testid=forced]").inner_text()
+        page.locator("[data-testid=loose-dice] button[title=spine]").first.click()
+        page.get_by_role("button", name="spine in ribcage").click()
+        page.wait_for_selector("[data-testid=skeleton] .slot.wrong")
+        assert companion.table.state.turn.layout.slots["ribcage"] == "spine"
+
+
+def test_sepulchre_played_to_a_win_by_touch_alone_at_800x480(companion, browser):
+    with kiosk(companion.app, browser, 800, 480) as page:
+        if page.locator("#setup-details[open]").count() == 0:
+            page.locator("#setup-details summary").click()
+        page.fill("#sep-players", "Ann, Bob")
+        page.locator("#new-sepulchre button").click()
+        page.wait_for_selector("[data-testid=graves] >> text=Ann")
+        page.locator("[data-testid=graves-by-touch] summary").click()
+        for skeleton in range(3):
+            for piece, n in (("skull", 1), ("ribs", 1), ("pelvis", 1), ("arm", 2), ("leg", 2)):
+                for _ in range(n):
+                    page.get_by_role("button", name=f"one {piece} more in Ann").click()
+            page.get_by_role("button", name="Record these counts").click()
+            page.wait_for_selector(f"[data-testid=graves] >> text={skeleton + 1} complete skeleton")
+            if skeleton < 2:
+                page.locator("[data-button=turn]").click()  # Bob's turn
+                page.wait_for_selector("text=Bob's turn")
+                page.locator("[data-button=turn]").click()
+                page.wait_for_selector("text=Ann's turn")
+        page.wait_for_selector("text=Ann wins!")
+        # a rule the counts break is refused, and can be recorded anyway by touch
+        assert companion.table.view()["winner"] == "Ann"
+        shoot(page, "kiosk-sepulchre-by-touch", 800, 480)
+
+
+def test_counts_a_rule_refuses_can_be_recorded_anyway_by_touch(companion, browser):
+    companion.table.new_game("sepulchre", {"players": ["Ann", "Bob"]})
+    with kiosk(companion.app, browser, 800, 480) as page:
+        page.locator("[data-testid=graves-by-touch] summary").click()
+        page.get_by_role("button", name="one arm more in Ann").click()  # an arm before a skull
+        page.get_by_role("button", name="Record these counts").click()
+        page.wait_for_selector("#toast >> text=skull first")
+        page.get_by_role("button", name="Record anyway (override: the table agrees)").click()
+        page.wait_for_selector("text=Overrides: counted by touch")
+        assert companion.table.state.graves["Ann"]["arm"] == 1
+
+
+def test_a_throw_entered_by_touch_is_recorded(companion, browser):
+    companion.table.new_game("rolling-bones", {"players": ["Ann", "Bob"]})
+    with kiosk(companion.app, browser, 800, 480) as page:
+        page.locator("[data-testid=throw-by-touch] summary").click()
+        for face in FACE_IDS:  # one of each face: six left, six right, six centre
+            page.locator(f"[data-testid=throw-by-touch] button[title='add {face}']").click()
+        page.locator("[data-testid=throw-by-touch] button[title='add skull']").click()  # a seventh centre die
+        page.wait_for_selector("#toast >> text=all the center dice are in")
+        page.get_by_role("button", name="Record this throw (18 dice)").click()
+        page.wait_for_selector("[data-testid=loose-dice]")
+        assert sorted(companion.table.state.turn.loose) == sorted(FACE_IDS)

@@ -10,6 +10,7 @@ let payMode = [];          // indexes of loose dice chosen to pay with
 let tombD20s = "";  // d20s typed for the next Stage turn
 let tombBrush = ".";
 let paying = false;
+let forcedFace = null;     // Rolling Bones: the die chosen to go in a wrong slot, waiting for its slot
 let picked = null;         // Dark Tomb editor: a piece tapped, waiting for the cell to move it to        // tapping dice chooses them to pay instead of laying them
 
 const SHORT = (face) => face.replace("left-", "L ").replace("right-", "R ").replace("upper-arm", "upper arm")
@@ -22,6 +23,8 @@ const SLOT_AT = {
   "right-thigh": [4, 2], "left-thigh": [4, 4], "right-lower-leg": [5, 2], "left-lower-leg": [5, 4],
   "right-foot": [6, 2], "left-foot": [6, 4],
 };
+const TITLES = { "rolling-bones": "Rolling Bones", "dark-tomb": "Dark Tomb", sepulchre: "Sepulchre",
+  ghosts: "Ghosts in the Graveyard", mausoleum: "Mausoleum" };
 const TERRAIN = { ".": "#5b5346", "#": "#1b1b1b", "O": "#7a6a4f", "~": "#2f6690", "G": "#8b3a3a", "g": "#c9a227", "?": "#3b3f46" };
 
 async function api(path, body) {
@@ -72,9 +75,13 @@ function render(s) {
   $("#pinbar").hidden = access.may_change && !(access.on_pi && !access.pin_set);
   $("#login").hidden = access.may_change;
   $("#setpin").hidden = !(access.on_pi && !access.pin_set);
-  for (const b of document.querySelectorAll("#buttons button")) b.disabled = !access.may_change;
-  $("#title").textContent = { "rolling-bones": "Rolling Bones", "dark-tomb": "Dark Tomb", sepulchre: "Sepulchre",
-    ghosts: "Ghosts in the Graveyard", mausoleum: "Mausoleum" }[s.game] || "Crypt Companion";
+  const inert = s.inert || {};
+  for (const b of document.querySelectorAll("#buttons button")) {
+    b.disabled = !access.may_change;
+    b.classList.toggle("inert", b.dataset.button in inert);  // still pressable: the answer is the hint
+    b.title = inert[b.dataset.button] || "";
+  }
+  $("#title").textContent = TITLES[s.game] || "Crypt Companion";
   $("#mausoleum").hidden = s.game !== "mausoleum";
   if (s.game === "mausoleum" && typeof renderMausoleum === "function") renderMausoleum(s);
   $("#ghosts").hidden = s.game !== "ghosts";
@@ -110,7 +117,9 @@ function renderBones(s) {
     const face = turn.layout.slots[slot];
     const cls = face ? (face === slot ? "correct" : "wrong") : "";
     const hat = slot === "skull" && turn.layout.hat ? " hat" : "";
-    cells[r * 7 + c] = el("div", { class: `slot ${cls}${hat}`, title: slot }, face ? SHORT(face) : SHORT(slot));
+    const picture = face ? [facePicture(face, 30)] : [SHORT(slot)];
+    if (hat) picture.push(facePicture("hat", 22));  // the hat sits on the skull: drawn, not an emoji
+    cells[r * 7 + c] = el("div", { class: `slot ${cls}${hat}`, title: slot }, ...picture);
   }
   sk.append(...cells);
   right.append(el("h2", {}, `${s.player}'s skeleton: ${turn.score} points`), sk);
@@ -129,9 +138,18 @@ function renderBones(s) {
       dice.append(el("button", {
         class: `die ${KIND(face)} ${legal.has(face) ? "legal" : ""} ${chosen ? "pay" : ""}`, title: face,
         onclick: () => tapDie(face, i, turn),
-      }, SHORT(face)));
+      }, facePicture(face, 34), el("small", {}, SHORT(face))));
     });
     right.append(dice);
+    const forced = turn.legal.length && turn.legal.every(wrongBone);
+    if (forced) {
+      right.append(el("p", { class: "flag", "data-testid": "forced" },
+        "Nothing fits: one bone must go in a wrong slot (-5). Tap a die, then the slot."));
+      const slots = turn.legal.filter((m) => m.face === forcedFace);
+      if (slots.length) right.append(el("div", { class: "row", "data-testid": "forced-slots" }, slots.map((m) =>
+        el("button", { class: "go", onclick: () => api("/api/command", { type: "lay", face: m.face, slot: m.slot })
+          .then(() => { forcedFace = null; }) }, `${SHORT(m.face)} in ${SHORT(m.slot)}`))));
+    } else forcedFace = null;
     const row = el("div", { class: "row" });
     if (turn.can_bury) row.append(el("button", { class: "go", onclick: () => api("/api/command", { type: "bury" }) }, `Bury (${turn.score})`));
     if (turn.layout.hat) row.append(el("button", { onclick: () => api("/api/command", { type: "take_hat" }) }, "Take the hat back"));
@@ -150,6 +168,7 @@ function renderBones(s) {
     right.append(el("div", { class: "row" },
       el("button", { onclick: () => api("/api/button/undertaker") }, "Read the photo"),
       el("button", { onclick: () => api("/api/bones/throw") }, "Throw for me")));
+    right.append(throwByTouch(turn));
   }
   const reading = (s.referee || {}).reading;
   if (reading && reading.photo) {
@@ -168,6 +187,31 @@ const FACES = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "lef
   "right-upper-arm", "right-forearm", "right-hand", "right-thigh", "right-lower-leg", "right-foot",
   "hat", "skull", "ribcage", "spine", "pelvis", "gravestone"];
 
+// The camera's touch fallback: the throw tapped in, die by die, checked against the dice there are to throw.
+let tapped = [];
+let tapOpen = false;
+
+function throwByTouch(turn) {
+  const need = Object.fromEntries(turn.to_throw || []);
+  const have = { left: 0, right: 0, center: 0 };
+  for (const f of tapped) have[KIND(f)] += 1;
+  const box = el("details", { class: "by-touch", "data-testid": "throw-by-touch", ...(tapOpen ? { open: "" } : {}) },
+    el("summary", {}, "Enter the throw by touch"));
+  box.addEventListener("toggle", () => { tapOpen = box.open; });
+  const counts = Object.keys(need).map((k) => `${have[k]}/${need[k]} ${k}`).join(" · ");
+  box.append(el("p", {}, `Tap each die's face (${counts}); tap a chosen die to take it out.`),
+    el("div", { class: "dice" }, FACES.map((f) => el("button", { class: `die ${KIND(f)}`, title: `add ${f}`,
+      onclick: () => { if (have[KIND(f)] < (need[KIND(f)] || 0)) tapped = [...tapped, f]; else toast(`all the ${KIND(f)} dice are in`); render(state); } },
+    facePicture(f, 30)))),
+    el("div", { class: "dice", "data-testid": "tapped" }, tapped.map((f, i) => el("button", { class: `die ${KIND(f)} pay`, title: `take out ${f}`,
+      onclick: () => { tapped = tapped.filter((_, j) => j !== i); render(state); } }, facePicture(f, 30)))),
+    el("button", { class: "big go", onclick: () => api("/api/command", { type: "roll", faces: tapped }).then((d) => { if (d) tapped = []; }) },
+      `Record this throw (${tapped.length} dice)`));
+  return box;
+}
+
+const wrongBone = (m) => Boolean(m.slot) && m.slot !== m.face && m.face !== "hat";  // the hat's slot is the skull
+
 function diceLeft(turn) { return Object.values(Object.fromEntries(turn.to_throw || [])).reduce((a, b) => a + b, 0) || ""; }
 
 function tapDie(face, i, turn) {
@@ -179,9 +223,9 @@ function tapDie(face, i, turn) {
   const moves = turn.legal.filter((m) => m.face === face);
   if (!moves.length) return toast(`${face} cannot be laid now`);
   if (face === "gravestone") return api("/api/command", { type: "bury" });
-  if (moves.length === 1) return api("/api/command", { type: "lay", face, slot: moves[0].slot });
-  const slot = prompt(`Forced wrong bone: which slot for ${face}? (${moves.map((m) => m.slot).join(", ")})`, moves[0].slot);
-  if (slot) api("/api/command", { type: "lay", face, slot });
+  if (moves.length === 1 && !wrongBone(moves[0])) return api("/api/command", { type: "lay", face, slot: moves[0].slot });
+  forcedFace = face;  // a wrong bone (-5): the page offers its slots as buttons, however few
+  render(state);
 }
 
 async function bestHint(parent) {
@@ -356,24 +400,68 @@ function renderSepulchre(s) {
       reason, el("button", { onclick: () => api("/api/sepulchre/override", { reason: reason.value }) }, "Override")));
   }
   if (s.overrides.length) root.append(el("p", { class: "dim" }, "Overrides: " + s.overrides.join(" | ")));
+  if (ref.graves_photo) root.append(el("div", { class: "photo" },
+    el("img", { src: `/photos/${ref.graves_photo}`, alt: "the graves, unreadable pieces ringed" })));
+  root.append(sepulchreByTouch(s));
+}
+
+// Every camera step has a touch fallback: the graves counted by hand, through the same Undertaker checks.
+let sepEntry = null;     // {grave: {piece: n}} as tapped, from the graves recorded
+let sepRefused = false;  // the last counts were refused by a rule: offer the override
+let sepOpen = false;
+
+function sepulchreByTouch(s) {
+  const recorded = JSON.stringify(Object.fromEntries(s.players.map((n) => [n, s.graves[n].pieces])));
+  if (!sepEntry || sepEntry.from !== recorded) sepEntry = { from: recorded, graves: JSON.parse(recorded) };
+  const graves = sepEntry.graves;
+  const box = el("details", { class: "by-touch", "data-testid": "graves-by-touch", ...(sepOpen ? { open: "" } : {}) },
+    el("summary", {}, "Count the graves by touch"));
+  box.addEventListener("toggle", () => { sepOpen = box.open; });
+  for (const name of s.players) {
+    const row = el("div", { class: "row", "data-grave": name }, el("strong", {}, name));
+    for (const piece of PIECES) {
+      const step = (by) => () => { graves[name][piece] = Math.max(0, graves[name][piece] + by); sepRefused = false; render(state); };
+      row.append(el("span", { class: "stepper" }, el("button", { "aria-label": `one ${piece} less in ${name}`, onclick: step(-1) }, "−"),
+        ` ${graves[name][piece]} ${piece} `, el("button", { "aria-label": `one ${piece} more in ${name}`, onclick: step(1) }, "+")));
+    }
+    box.append(row);
+  }
+  const record = (command) => api("/api/command", command).then((done) => { sepRefused = !done; if (done) sepEntry = null; render(state); });
+  const actions = el("div", { class: "row" },
+    el("button", { class: "big go", onclick: () => record({ type: "observe", graves }) }, "Record these counts"),
+    el("button", { onclick: () => { sepEntry = null; sepRefused = false; render(state); } }, "Start again"));
+  if (sepRefused) actions.append(el("button", { onclick: () => record({ type: "override", graves, reason: "counted by touch: the table agrees" }) },
+    "Record anyway (override: the table agrees)"));
+  box.append(actions);
+  return box;
 }
 
 // -- wiring -----------------------------------------------------------------------------------
+
+function startGame(game, setup) {
+  // a game in progress is replaced only when the table says so (and UNDO brings it back)
+  const go = () => api("/api/new-game", { game, setup }).then((d) => { if (d) $("#setup-details").open = false; return d; });
+  if (!state || !state.game || !state.actions || state.over || state.winner) return go();
+  const bar = $("#confirm");
+  bar.replaceChildren(el("span", {}, `Replace the ${TITLES[state.game] || state.game} game in progress? UNDO brings it back.`),
+    el("button", { class: "go", onclick: () => { bar.hidden = true; go(); } }, "Replace it"),
+    el("button", { onclick: () => { bar.hidden = true; } }, "Keep playing"));
+  bar.hidden = false;
+  return Promise.resolve(null);
+}
 
 document.querySelectorAll("#buttons button").forEach((b) =>
   b.addEventListener("click", () => api(`/api/button/${b.dataset.button}`)));
 $("#new-bones").addEventListener("submit", (e) => {
   e.preventDefault();
   const players = $("#players").value.split(",").map((p) => p.trim()).filter(Boolean);
-  api("/api/new-game", { game: "rolling-bones", setup: { players, target: Number($("#target").value) } })
-    .then((d) => { if (d) $("#setup-details").open = false; });
+  startGame("rolling-bones", { players, target: Number($("#target").value) });
 });
 $("#new-sepulchre").addEventListener("submit", (e) => {
   e.preventDefault();
   const players = $("#sep-players").value.split(",").map((p) => p.trim()).filter(Boolean);
-  api("/api/new-game", { game: "sepulchre", setup: { players, sets: Number($("#sep-sets").value),
-    alternate: $("#sep-alternate").checked, long_play: $("#sep-long").checked } })
-    .then((d) => { if (d) $("#setup-details").open = false; });
+  startGame("sepulchre", { players, sets: Number($("#sep-sets").value),
+    alternate: $("#sep-alternate").checked, long_play: $("#sep-long").checked });
 });
 $("#demo-stage").addEventListener("click", async () => {
   $("#scenario").value = JSON.stringify(await (await fetch("/api/tomb/demo-stage")).json(), null, 1);
@@ -382,7 +470,7 @@ $("#new-tomb").addEventListener("submit", (e) => {
   e.preventDefault();
   let scenario;
   try { scenario = JSON.parse($("#scenario").value); } catch (err) { return toast(`scenario is not valid JSON: ${err.message}`); }
-  api("/api/new-game", { game: "dark-tomb", setup: { scenario } }).then((d) => { if (d) $("#setup-details").open = false; });
+  startGame("dark-tomb", { scenario });
 });
 async function teachStatus(d) {
   if (!d) d = await (await fetch("/api/dice/teach")).json();  // refused: the toast says why; show where things are

@@ -246,6 +246,5 @@ $("#new-ghosts").addEventListener("submit", (e) => {
   const players = $("#ghost-players").value.split(",").map((p) => p.trim()).filter(Boolean);
   const first = $("#ghost-first").value.split(",").map((p) => p.trim()).filter(Boolean).map(Number);
   ghostsReset();
-  api("/api/new-game", { game: "ghosts", setup: { players, ...(first.length ? { first_cards: first } : {}) } })
-    .then((d) => { if (d) $("#setup-details").open = false; });
+  startGame("ghosts", { players, ...(first.length ? { first_cards: first } : {}) });
 });

@@ -135,5 +135,5 @@ $("#new-mausoleum").addEventListener("submit", (e) => {
   e.preventDefault();
   const players = $("#maus-players").value.split(",").map((p) => p.trim()).filter(Boolean);
   mausReset();
-  api("/api/new-game", { game: "mausoleum", setup: { players } }).then((d) => { if (d) $("#setup-details").open = false; });
+  startGame("mausoleum", { players });
 });
