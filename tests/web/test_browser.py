@@ -74,7 +74,7 @@ def page(browser):
 
 
 def live(page):
-    page.wait_for_selector("#live.on", timeout=5000)
+    page.wait_for_selector("#live.on", timeout=15000)  # a loaded 2-core machine: seconds, not a fault
 
 
 def shoot(page, name, width, height):
