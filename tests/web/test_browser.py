@@ -153,7 +153,13 @@ def test_a_dark_tomb_stage_turn_from_the_page(server, page, companion):
     page.wait_for_selector("[data-testid=why] li >> text=Seismic d20: 12")
     items = page.locator("[data-testid=why] li").all_inner_texts()
     assert len(items) == 1 + 3 and all(":" in item for item in items)
-    assert page.locator("[data-testid=map] line").count() >= 1  # the moves drawn as arrows
+    assert page.locator("[data-testid=map] line.move").count() >= 1  # the moves drawn as arrows
+    assert "open gate" in page.locator("[data-testid=legend]").inner_text()
+    grid = companion.table.state.scenario.grid
+    assert (
+        page.locator("[data-testid=map] text.coord").count() == grid.width + grid.height
+    )  # cells as the reasons name them
+    assert page.get_by_text("Move the minis on the table as the map shows, then press TURN.").is_visible()
     shoot(page, "kiosk-tomb", 800, 480)
     shoot(page, "kiosk-tomb", 1920, 1080)
 

@@ -291,10 +291,14 @@ function renderTomb(s) {
   const mapBox = el("div", { class: "map" });
   const side = el("div");
   root.append(el("div", { class: "tomb-grid" }, mapBox, side));
-  const sc = s.scenario, W = s.width, H = s.height, C = 40;
-  const picture = svg("svg", { viewBox: `0 0 ${W * C} ${H * C}`, "data-testid": "map" },
-    svg("defs", {}, svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" },
-      svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#f85149" }))));
+  const sc = s.scenario, W = s.width, H = s.height, C = 40, M = 18;  // M: the margin the coordinates are written in
+  const head = (id, colour) => svg("marker", { id, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto" },
+    svg("path", { d: "M0,0 L10,5 L0,10 z", fill: colour }));
+  const picture = svg("svg", { viewBox: `${-M} ${-M} ${W * C + M} ${H * C + M}`, "data-testid": "map" },
+    svg("defs", {}, head("arrow", "#f85149"), head("flee", "#e3a008")));
+  // the reasons name cells [x, y]: the map writes x along the top and y down the side
+  for (let x = 0; x < W; x++) picture.append(svg("text", { x: x * C + C / 2, y: -5, "text-anchor": "middle", "font-size": 12, class: "coord" }, x));
+  for (let y = 0; y < H; y++) picture.append(svg("text", { x: -5, y: y * C + C / 2 + 4, "text-anchor": "end", "font-size": 12, class: "coord" }, y));
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const t = (sc.map[y] || "")[x] || "?";
@@ -317,15 +321,22 @@ function renderTomb(s) {
     else if (here !== tombBrush) api("/api/command", { type: "paint", cell: [x, y], terrain: tombBrush });
   });
   const centre = (p) => [p[0] * C + C / 2, p[1] * C + C / 2];
+  const short = (x1, y1, x2, y2) => {  // an arrow stops at the piece's edge, so its head shows
+    const d = Math.hypot(x2 - x1, y2 - y1) || 1, back = C * 0.42;
+    return { x1, y1, x2: x2 - (x2 - x1) * back / d, y2: y2 - (y2 - y1) * back / d };
+  };
   const last = s.last_turn;
   if (last) {
     for (const a of last.activations) {
       const [x1, y1] = centre(a.from), [x2, y2] = centre(a.to);
-      if (x1 !== x2 || y1 !== y2) picture.append(svg("circle", { cx: x1, cy: y1, r: C * 0.3, fill: "none", stroke: "#f85149", "stroke-dasharray": "3" }));
-      if (x1 !== x2 || y1 !== y2) picture.append(svg("line", { x1, y1, x2, y2, stroke: "#f85149", "stroke-width": 3, "marker-end": "url(#arrow)" }));
-      if (a.fled_to) {
+      if (x1 !== x2 || y1 !== y2) {
+        picture.append(svg("circle", { cx: x1, cy: y1, r: C * 0.3, fill: "none", stroke: "#f85149", "stroke-dasharray": "3" }));
+        picture.append(svg("line", { ...short(x1, y1, x2, y2), stroke: "#f85149", "stroke-width": 3, "marker-end": "url(#arrow)", class: "move" }));
+      }
+      if (a.fled_to) {  // a flee: amber dots, its own head, from where the monster stood
         const [x3, y3] = centre(a.fled_to);
-        picture.append(svg("line", { x1: x2, y1: y2, x2: x3, y2: y3, stroke: "#e3a008", "stroke-width": 3, "stroke-dasharray": "6", "marker-end": "url(#arrow)" }));
+        picture.append(svg("line", { ...short(x2, y2, x3, y3), stroke: "#e3a008", "stroke-width": 3, "stroke-dasharray": "2 5",
+          "stroke-linecap": "round", "marker-end": "url(#flee)", class: "flee" }));
       }
     }
   }
@@ -345,6 +356,12 @@ function renderTomb(s) {
       .map(([t, name]) => el("label", {}, el("input", { type: "radio", name: "brush", value: t, ...(tombBrush === t ? { checked: "" } : {}),
         onchange: () => { tombBrush = t; } }), name)));
   mapBox.append(palette);
+  const swatch = (colour) => el("span", { class: "swatch", style: `background:${colour}` });
+  mapBox.append(el("div", { class: "legend row", "data-testid": "legend" },
+    ...[[".", "ground"], ["#", "wall"], ["O", "obstacle"], ["~", "water"], ["G", "gate"], ["g", "open gate"], ["?", "face-down"]]
+      .map(([t, name]) => el("span", {}, swatch(TERRAIN[t]), ` ${name}`)),
+    el("span", {}, swatch("#58a6ff"), " character"), el("span", {}, swatch("#f85149"), " monster"),
+    el("span", { style: "color:#f85149" }, "→ moved"), el("span", { style: "color:#e3a008" }, "··› fled")));
 
   side.append(el("h2", {}, s.whose_turn === "stage" ? `Round ${s.round}: the Stage turn` : `Round ${s.round}: ${s.whose_turn}'s turn`));
   const hp = el("ul");
@@ -368,6 +385,8 @@ function renderTomb(s) {
       list.append(el("li", {}, el("strong", {}, a.monster), `: ${a.why}`, ...rolls));
     }
     side.append(list);
+    if (s.stage_done && !last.stage_complete && !last.party_defeated)
+      side.append(el("p", { class: "next" }, "Move the minis on the table as the map shows, then press TURN."));
     if (last.stage_complete) side.append(el("p", { class: "winner" }, "Stage complete!"));
     if (last.party_defeated) side.append(el("p", { class: "winner", style: "color:var(--red)" }, "The party is defeated."));
   }
