@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: run test test-all lint venv bench clean train
+.PHONY: run test test-all lint venv bench clean train screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,11 @@ test: venv
 ## Every test, the slow photo-set ones too (about an hour on 2 cores; CI runs this).
 test-all: venv
 	$(BIN)/python -m pytest
+
+## The kiosk in Chromium at 800x480 and 1920x1080, every game's states the browser tests play: PNGs in build/screenshots/.
+screenshots: venv
+	COMPANION_SHOTS=$(CURDIR)/build/screenshots $(BIN)/python -m pytest -q tests/web/test_browser.py
+	@ls build/screenshots
 
 ## ruff (lint and format) and mypy, as configured in pyproject.toml (CI runs this).
 lint: venv

@@ -329,6 +329,7 @@ def test_a_four_player_ghosts_game_by_touch_at_800x480(companion, browser):
         page.wait_for_selector("text=Dan wins!")
         assert companion.table.view()["winner"] == "Dan"
         shoot(page, "kiosk-ghosts", 800, 480)
+        shoot(page, "kiosk-ghosts", 1920, 1080)
 
 
 def test_a_flashlight_shape_is_entered_by_tapping_its_squares(companion, browser):
@@ -371,6 +372,7 @@ def test_a_mausoleum_buy_and_bury_by_touch_at_800x480(companion, browser):
         ann = table.state.seats[0]
         assert ann.mausoleum == (42,) and ann.morgue == () and 42 not in table.state.shop
         shoot(page, "kiosk-mausoleum", 800, 480)
+        shoot(page, "kiosk-mausoleum", 1920, 1080)
 
 
 def test_the_page_follows_the_table_through_the_live_server(companion, browser):
