@@ -44,6 +44,7 @@ bench: venv
 	$(BIN)/python bench/pieces_read.py
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/live_pages.py
+	$(BIN)/python bench/pin_guesses.py
 	$(BIN)/python bench/memory.py
 	$(BIN)/python bench/soak.py --minutes 2
 

@@ -32,7 +32,8 @@ class WrongPins:
         with self._lock:
             fails, _, last = self._clients.pop(client, (0, 0.0, 0.0))
             fails = 1 if now - last > FORGET_S else fails + 1
-            wait = 0.0 if fails < FREE_TRIES else min(LONGEST_WAIT_S, FIRST_WAIT_S * 2 ** (fails - FREE_TRIES))
+            doublings = min(fails - FREE_TRIES, 32)  # past the longest wait anyway; 2**1024 would not fit a float
+            wait = 0.0 if fails < FREE_TRIES else min(LONGEST_WAIT_S, FIRST_WAIT_S * 2**doublings)
             self._clients[client] = (fails, now + wait, now)  # re-inserted: the dict stays in order of last wrong
             while len(self._clients) > MOST_CLIENTS:
                 del self._clients[next(iter(self._clients))]

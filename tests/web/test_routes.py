@@ -240,7 +240,7 @@ def test_the_longest_wait_is_bounded_and_a_right_pin_starts_afresh():
 
     now = [0.0]
     pins = WrongPins(clock=lambda: now[0])
-    for _ in range(40):
+    for _ in range(1100):  # a patient guesser, 12 an hour for 90 hours: 2**1095 s once overflowed a float
         now[0] += pins.wait("a")
         pins.wrong("a")
     assert pins.wait("a") == LONGEST_WAIT_S
