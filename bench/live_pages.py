@@ -31,11 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.soak import rss_mb  # noqa: E402
 from companion import config  # noqa: E402
-from companion.app import build  # noqa: E402
+from companion.app import build, live_server  # noqa: E402
 from companion.devices.controls import mock_factory  # noqa: E402
-from companion.web.hosts import addressed_here  # noqa: E402
-from companion.web.live import shared_snapshot  # noqa: E402
-from companion.web.stream import LiveServer  # noqa: E402
 
 MARK = re.compile(rb'"players": \["A(\d+)"')
 
@@ -129,11 +126,7 @@ def main() -> None:
     server = create_server(companion.app, host="127.0.0.1", port=0, threads=48, asyncore_use_poll=True)
     threading.Thread(target=server.run, daemon=True).start()
     base = f"http://127.0.0.1:{server.effective_port}"
-    live = LiveServer(
-        lambda: shared_snapshot(companion.table, companion.referee),
-        companion.table.bus.listen,
-        lambda host: addressed_here(host, companion.app.extensions["host_names"]),
-    )
+    live = live_server(companion)
     live_port = live.start("127.0.0.1", 0)
 
     baseline = page_latencies(base, min(10.0, args.seconds / 3))

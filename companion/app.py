@@ -209,23 +209,28 @@ def run(config_file: str | None = None, demo: bool = False, host: str | None = N
         companion.close()
 
 
-def _live_server(companion, settings: dict[str, Any], host: str):
-    """Start the live-update server (web/stream.py) unless turned off; without it pages use /events."""
+def live_server(companion, most: int | None = None):
+    """The live-update server (web/stream.py) for this companion's table, not yet listening."""
     from .web.hosts import addressed_here
     from .web.live import shared_snapshot
-    from .web.stream import LiveServer
+    from .web.stream import MOST_STREAMS, LiveServer
 
+    return LiveServer(
+        lambda: shared_snapshot(companion.table, companion.referee),
+        companion.table.bus.listen,
+        lambda header: addressed_here(header, companion.app.extensions["host_names"]),
+        most=MOST_STREAMS if most is None else most,
+    )
+
+
+def _live_server(companion, settings: dict[str, Any], host: str):
+    """Start the live-update server unless turned off; without it pages use /events."""
     port = int(settings["server"]["live_port"])
     if port < 0:
         return None
-    app = companion.app
-    live = LiveServer(
-        lambda: shared_snapshot(companion.table, companion.referee),
-        companion.table.bus.listen,
-        lambda header: addressed_here(header, app.extensions["host_names"]),
-    )
+    live = live_server(companion)
     try:
-        app.extensions["live_port"] = live.start(host, port)
+        companion.app.extensions["live_port"] = live.start(host, port)
     except DeviceError as error:
         print(f"warning: {error}; pages use /events on the main port (at most 24 at once)", flush=True)
         return None

@@ -77,6 +77,12 @@ def live(page):
     page.wait_for_selector("#live.on", timeout=15000)  # a loaded 2-core machine: seconds, not a fault
 
 
+def open_setup(page):
+    """The New game panel, opened unless it is (with no game on the table it opens by itself)."""
+    if page.locator("#setup-details[open]").count() == 0:
+        page.locator("#setup-details summary").click()
+
+
 def shoot(page, name, width, height):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": width, "height": height})
@@ -295,8 +301,7 @@ def test_the_dice_are_taught_from_three_photos_of_the_sheet(sheet_companion, bro
 
 def test_a_four_player_ghosts_game_by_touch_at_800x480(companion, browser):
     with kiosk(companion.app, browser, 800, 480) as page:
-        if page.locator("#setup-details[open]").count() == 0:
-            page.locator("#setup-details summary").click()
+        open_setup(page)
         page.fill("#ghost-players", "Ann, Bob, Cat, Dan")
         page.fill("#ghost-first", "12, 40, 7, 33")
         page.locator("#new-ghosts button").click()
@@ -348,8 +353,7 @@ def test_a_flashlight_shape_is_entered_by_tapping_its_squares(companion, browser
 def test_a_mausoleum_buy_and_bury_by_touch_at_800x480(companion, browser):
     table = companion.table
     with kiosk(companion.app, browser, 800, 480) as page:
-        if page.locator("#setup-details[open]").count() == 0:
-            page.locator("#setup-details summary").click()
+        open_setup(page)
         page.fill("#maus-players", "Ann, Bob")
         page.locator("#new-mausoleum button").click()
         page.wait_for_selector("text=Ann's turn")
@@ -376,15 +380,9 @@ def test_a_mausoleum_buy_and_bury_by_touch_at_800x480(companion, browser):
 
 
 def test_the_page_follows_the_table_through_the_live_server(companion, browser):
-    from companion.web.hosts import addressed_here
-    from companion.web.live import shared_snapshot
-    from companion.web.stream import LiveServer
+    from companion.app import live_server
 
-    live = LiveServer(
-        lambda: shared_snapshot(companion.table, companion.referee),
-        companion.table.bus.listen,
-        lambda host: addressed_here(host, companion.app.extensions["host_names"]),
-    )
+    live = live_server(companion)
     companion.app.extensions["live_port"] = live.start("127.0.0.1", 0)
     try:
         with kiosk(companion.app, browser, 800, 480) as page:
@@ -442,8 +440,7 @@ def test_a_forced_wrong_bone_is_said_and_its_slots_offered_as_buttons(companion,
 
 def test_sepulchre_played_to_a_win_by_touch_alone_at_800x480(companion, browser):
     with kiosk(companion.app, browser, 800, 480) as page:
-        if page.locator("#setup-details[open]").count() == 0:
-            page.locator("#setup-details summary").click()
+        open_setup(page)
         page.fill("#sep-players", "Ann, Bob")
         page.locator("#new-sepulchre button").click()
         page.wait_for_selector("[data-testid=graves] >> text=Ann")

@@ -48,16 +48,9 @@ def test_pages_past_the_limit_poll_and_a_gone_page_frees_its_place(companion):
 
 
 def live_server(companion, most: int = 2000):
-    from companion.web.hosts import addressed_here
-    from companion.web.live import shared_snapshot
-    from companion.web.stream import LiveServer
+    from companion.app import live_server as build_live_server
 
-    live = LiveServer(
-        lambda: shared_snapshot(companion.table, companion.referee),
-        companion.table.bus.listen,
-        lambda host: addressed_here(host, companion.app.extensions["host_names"]),
-        most=most,
-    )
+    live = build_live_server(companion, most)
     return live, live.start("127.0.0.1", 0)
 
 
