@@ -1,11 +1,7 @@
 """The real page in headless Chromium, served by waitress on 127.0.0.1, buttons on mock pins."""
 
-import contextlib
 import itertools
-import os
-import shutil
 import time
-from pathlib import Path
 
 import pytest
 
@@ -13,29 +9,7 @@ from companion.games.rolling_bones.dice import FACE_IDS
 from companion.web.tomb import demo_stage
 
 from ..servers import serving
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must install Debian's chromium for the browser tests (.ci/run does)")
-    pytest.skip("no chromium on this machine: apt-get install chromium", allow_module_level=True)
-import playwright.sync_api as playwright  # noqa: E402  (a test dependency: never skipped when chromium is here)
-
-SHOTS = Path(os.environ.get("COMPANION_SHOTS", Path(__file__).resolve().parents[2] / "build" / "screenshots"))
-
-
-@contextlib.contextmanager
-def kiosk(app, browser, width: int, height: int):
-    """``app`` served for real on 127.0.0.1, its kiosk page open in Chromium at width x height and live."""
-    srv = serving(app)
-    page = browser.new_page(viewport={"width": width, "height": height})
-    try:
-        page.goto(f"http://127.0.0.1:{srv.effective_port}/kiosk")
-        live(page)
-        yield page
-    finally:
-        page.close()
-        srv.close()
+from .pages import choose_game, kiosk, live, shoot
 
 
 @pytest.fixture
@@ -45,48 +19,12 @@ def server(companion):
     srv.close()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                "--disable-quic",
-            ],
-        )
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
     page = context.new_page()
     yield page
     context.close()
-
-
-def live(page):
-    page.wait_for_selector("#live.on", timeout=15000)  # a loaded 2-core machine: seconds, not a fault
-
-
-def open_setup(page):
-    """The New game panel, opened unless it is (with no game on the table it opens by itself)."""
-    if page.locator("#setup-details[open]").count() == 0:
-        page.locator("#setup-details summary").click()
-
-
-def shoot(page, name, width, height):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.set_viewport_size({"width": width, "height": height})
-    page.screenshot(path=str(SHOTS / f"{name}-{width}x{height}.png"))
 
 
 def test_a_button_press_on_the_pins_changes_the_page(server, page, companion, pin_factory):
@@ -109,7 +47,7 @@ def test_a_button_press_on_the_pins_changes_the_page(server, page, companion, pi
 
 def test_players_level_on_points_are_named_apart_on_the_chart(server, page, companion):
     """At the start every player is on 0: their names at the lines' ends were drawn on top of each other."""
-    page.goto(server + "/kiosk")
+    page.goto(server + "/")  # the phone's page: the kiosk shows the scores without the chart
     live(page)
     boxes = [
         page.locator("[data-testid=chart] text").nth(k).bounding_box()
@@ -131,7 +69,7 @@ def test_turn_button_on_mock_pins_reaches_the_page(server, page, companion, pin_
     assert "(50.0 points expected)" in advice.inner_text()
     shoot(page, "bones-advice", 800, 480)
     page.get_by_role("button", name="Bury (1)").click()
-    page.wait_for_selector("text=Press TURN for the next player")
+    page.get_by_role("button", name="Next player (TURN)").wait_for()
     pin = pin_factory.pin(17)
     pin.drive_low()
     time.sleep(0.1)
@@ -143,10 +81,8 @@ def test_turn_button_on_mock_pins_reaches_the_page(server, page, companion, pin_
 def test_a_dark_tomb_stage_turn_from_the_page(server, page, companion):
     page.goto(server + "/kiosk")
     live(page)
-    page.locator("#setup-details summary").click()
-    page.get_by_role("button", name="Demo Stage").click()
-    page.wait_for_function("document.querySelector('#scenario').value.length > 10")
-    page.locator("#new-tomb button", has_text="Start").click()
+    choose_game(page, "new-tomb")
+    page.get_by_role("button", name="Start the demo Stage").click()
     page.wait_for_selector("[data-testid=map]")
     page.locator("#buttons button[data-button=turn]").click()
     page.wait_for_selector("text=edric's turn")
@@ -178,43 +114,25 @@ def test_errors_show_as_a_message_not_a_crash(server, page):
     assert "not over" in page.locator("#toast").inner_text()
 
 
-@pytest.fixture
-def photo_companion(tmp_path, pin_factory):
-    """The demo table whose camera replays one rendered photo (bench/data/dice/dev)."""
-    import random
-
-    from companion import config
-    from companion.app import build
-
-    settings = config.load()
-    scene = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice" / "dev" / "scene-00205.jpg"
-    settings["camera"]["folder"] = str(scene)
-    built = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "inst", rng=random.Random(2))
-    yield built, scene
-    built.close()
-
-
 def test_rolling_bones_from_a_replayed_photo(photo_companion, browser):
     import json
 
     companion, scene = photo_companion
     with kiosk(companion.app, browser, 1920, 1080) as page:
         page.locator("#buttons button[data-button=undertaker]").click()
-        page.wait_for_selector(".photo img")
-        assert page.locator("#status").inner_text() == "NEEDS A LOOK"  # some dice could not be read
+        page.get_by_role("button", name="Name them on the photo").click()
+        assert page.locator("#status").inner_text() == "check"  # some dice could not be read: the kiosk's short word
         truth = json.loads(scene.with_suffix(".json").read_text())["dice"]
-        # name each unreadable die from its dropdown, as the table would
+        # name each unreadable die on the photo, as the table would: its ring is chosen, tap its face
         for _ in range(30):
-            selects = page.locator(".photo select")
-            if selects.count() == 0:
+            if page.locator("#sheet .photo-marks .mark").count() == 0:
                 break
-            text = page.locator(".photo .row").first.inner_text()
-            label, where = text.split(":")[0].split(" Die at ")
-            assert label == "?1"  # the first row is the photo's ?1
-            x, y = (float(v) for v in where.split(","))
+            assert page.locator("#sheet .mark.chosen").inner_text() == "?1"
+            x, y = page.evaluate("state.referee.reading.unreadable[0].center")
             die = min(truth, key=lambda d: abs(d["center"][0] - x) + abs(d["center"][1] - y))
-            selects.first.select_option(die["face"])
-            page.wait_for_timeout(200)
+            count = page.locator("#sheet .mark").count()
+            page.locator(f"#sheet [aria-label='it is {die['face']}']").click()
+            page.wait_for_function(f"document.querySelectorAll('#sheet .mark').length < {count}")
         page.wait_for_selector("[data-testid=loose-dice] button")
         assert sorted(companion.table.state.turn.loose) == sorted(d["face"] for d in truth)
         page.locator("[data-testid=loose-dice] button.legal").first.click()
@@ -227,7 +145,7 @@ def test_rolling_bones_from_a_replayed_photo(photo_companion, browser):
 def test_a_sepulchre_game_from_the_page(server, page, companion):
     page.goto(server + "/kiosk")
     live(page)
-    page.locator("#setup-details summary").click()
+    choose_game(page, "new-sepulchre")
     page.fill("#sep-players", "Ann, Bob")
     page.locator("#new-sepulchre button").click()
     page.wait_for_selector("[data-testid=graves] >> text=Ann")
@@ -279,7 +197,7 @@ def sheet_companion(tmp_path, pin_factory, monkeypatch):
 def test_the_dice_are_taught_from_three_photos_of_the_sheet(sheet_companion, browser, tmp_path):
     assert sheet_companion.referee.reader is None
     with kiosk(sheet_companion.app, browser, 800, 480) as page:
-        page.locator("#teach summary").click()
+        choose_game(page, "teach")
         page.wait_for_function("document.querySelector('#teach-status').textContent.includes('0 of 3')")
         assert page.request.get(page.url.replace("/kiosk", "/teaching-sheet.png")).ok
         for taken in (1, 2, 3):
@@ -301,7 +219,7 @@ def test_the_dice_are_taught_from_three_photos_of_the_sheet(sheet_companion, bro
 
 def test_a_four_player_ghosts_game_by_touch_at_800x480(companion, browser):
     with kiosk(companion.app, browser, 800, 480) as page:
-        open_setup(page)
+        choose_game(page, "new-ghosts")
         page.fill("#ghost-players", "Ann, Bob, Cat, Dan")
         page.fill("#ghost-first", "12, 40, 7, 33")
         page.locator("#new-ghosts button").click()
@@ -353,7 +271,7 @@ def test_a_flashlight_shape_is_entered_by_tapping_its_squares(companion, browser
 def test_a_mausoleum_buy_and_bury_by_touch_at_800x480(companion, browser):
     table = companion.table
     with kiosk(companion.app, browser, 800, 480) as page:
-        open_setup(page)
+        choose_game(page, "new-mausoleum")
         page.fill("#maus-players", "Ann, Bob")
         page.locator("#new-mausoleum button").click()
         page.wait_for_selector("text=Ann's turn")
@@ -408,7 +326,7 @@ def test_replacing_a_game_in_progress_asks_first_and_undo_brings_it_back(compani
     companion.table.dispatch({"type": "roll", "faces": list(FACE_IDS)})
     with kiosk(companion.app, browser, 800, 480) as page:
         assert "inert" in page.locator("[data-button=seismic]").get_attribute("class")  # no Stage turn here
-        page.locator("#setup-details summary").click()
+        choose_game(page, "new-sepulchre")
         page.fill("#sep-players", "Cat, Dan")
         page.locator("#new-sepulchre button").click()
         page.get_by_role("button", name="Keep playing").click()
@@ -440,12 +358,12 @@ def test_a_forced_wrong_bone_is_said_and_its_slots_offered_as_buttons(companion,
 
 def test_sepulchre_played_to_a_win_by_touch_alone_at_800x480(companion, browser):
     with kiosk(companion.app, browser, 800, 480) as page:
-        open_setup(page)
+        choose_game(page, "new-sepulchre")
         page.fill("#sep-players", "Ann, Bob")
         page.locator("#new-sepulchre button").click()
         page.wait_for_selector("[data-testid=graves] >> text=Ann")
-        page.locator("[data-testid=graves-by-touch] summary").click()
         for skeleton in range(3):
+            page.locator("[data-testid=graves-by-touch-open]").click()
             for piece, n in (("skull", 1), ("ribs", 1), ("pelvis", 1), ("arm", 2), ("leg", 2)):
                 for _ in range(n):
                     page.get_by_role("button", name=f"one {piece} more in Ann").click()
@@ -465,7 +383,7 @@ def test_sepulchre_played_to_a_win_by_touch_alone_at_800x480(companion, browser)
 def test_counts_a_rule_refuses_can_be_recorded_anyway_by_touch(companion, browser):
     companion.table.new_game("sepulchre", {"players": ["Ann", "Bob"]})
     with kiosk(companion.app, browser, 800, 480) as page:
-        page.locator("[data-testid=graves-by-touch] summary").click()
+        page.locator("[data-testid=graves-by-touch-open]").click()
         page.get_by_role("button", name="one arm more in Ann").click()  # an arm before a skull
         page.get_by_role("button", name="Record these counts").click()
         page.wait_for_selector("#toast >> text=skull first")
@@ -477,7 +395,7 @@ def test_counts_a_rule_refuses_can_be_recorded_anyway_by_touch(companion, browse
 def test_a_throw_entered_by_touch_is_recorded(companion, browser):
     companion.table.new_game("rolling-bones", {"players": ["Ann", "Bob"]})
     with kiosk(companion.app, browser, 800, 480) as page:
-        page.locator("[data-testid=throw-by-touch] summary").click()
+        page.locator("[data-testid=throw-by-touch-open]").click()
         for face in FACE_IDS:  # one of each face: six left, six right, six centre
             page.locator(f"[data-testid=throw-by-touch] button[title='add {face}']").click()
         page.locator("[data-testid=throw-by-touch] button[title='add skull']").click()  # a seventh centre die

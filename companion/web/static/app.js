@@ -9,9 +9,9 @@ let state = null;
 let payMode = [];          // indexes of loose dice chosen to pay with
 let tombD20s = "";  // d20s typed for the next Stage turn
 let tombBrush = ".";
-let paying = false;
+let paying = false;     // tapping dice chooses them to pay instead of laying them
 let forcedFace = null;     // Rolling Bones: the die chosen to go in a wrong slot, waiting for its slot
-let picked = null;         // Dark Tomb editor: a piece tapped, waiting for the cell to move it to        // tapping dice chooses them to pay instead of laying them
+let picked = null;         // Dark Tomb editor: a piece tapped, waiting for the cell to move it to
 
 const SHORT = (face) => face.replace("left-", "L ").replace("right-", "R ").replace("upper-arm", "upper arm")
   .replace("lower-leg", "lower leg");
@@ -68,7 +68,8 @@ function render(s) {
   state = s;
   const ref = s.referee || {};
   $("#status").className = `pill ${ref.status || "ready"}`;
-  $("#status").textContent = { ready: "ready", busy: "busy", look: "needs a look", error: "error" }[ref.status] || "ready";
+  const narrow = document.body.classList.contains("kiosk");  // the kiosk's header also holds the buttons
+  $("#status").textContent = { ready: "ready", busy: "busy", look: narrow ? "check" : "needs a look", error: "error" }[ref.status] || "ready";
   $("#notice").textContent = ref.notice || "";
   if (s.access) lastAccess = s.access;  // the live server's snapshots are the same for every page: no access
   const access = lastAccess;
@@ -81,7 +82,7 @@ function render(s) {
     b.classList.toggle("inert", b.dataset.button in inert);  // still pressable: the answer is the hint
     b.title = inert[b.dataset.button] || "";
   }
-  $("#title").textContent = TITLES[s.game] || "Crypt Companion";
+  $("#title").textContent = (narrow && s.game === "ghosts" ? "Ghosts" : TITLES[s.game]) || "Crypt Companion";
   $("#mausoleum").hidden = s.game !== "mausoleum";
   if (s.game === "mausoleum" && typeof renderMausoleum === "function") renderMausoleum(s);
   $("#ghosts").hidden = s.game !== "ghosts";
@@ -93,6 +94,17 @@ function render(s) {
   if (!s.game) $("#setup-details").open = true;
   if (s.game === "rolling-bones") renderBones(s);
   if (s.game === "dark-tomb") renderTomb(s);
+  if (sheet.open) sheet.redraw();
+  document.body.classList.toggle("menu", menuOpen || !s.game);
+  $("#menu") && ($("#menu").textContent = menuOpen && s.game ? "Back" : "Games");
+}
+
+// The kiosk's Games menu: the setup in place of the game, one tab at a time (nothing below the fold).
+let menuOpen = false;
+function showTab(name) {
+  for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("go", b.dataset.tab === name);
+  for (const t of document.querySelectorAll("#setup-details > form, #teach, #phones")) t.hidden = t.id !== name;
+  if (name === "teach") teachStatus(null);
 }
 
 // -- Rolling Bones ----------------------------------------------------------------------------
@@ -101,9 +113,11 @@ function renderBones(s) {
   const turn = s.turn;
   const root = $("#bones");
   root.replaceChildren();
-  const left = el("div");
-  const right = el("div");
-  root.append(el("div", { class: "bones-grid" }, left, right));
+  // three columns on a landscape kiosk: the table's scores and advice, the skeleton, the dice and what to do
+  const left = el("div", { class: "col" });
+  const middle = el("div", { class: "col" });
+  const right = el("div", { class: "col" });
+  root.append(el("div", { class: "bones-grid" }, left, middle, right));
 
   if (s.winner) left.append(el("p", { class: "winner" }, `${s.winner} wins!`));
   const table = el("table", { class: "scores" });
@@ -117,18 +131,20 @@ function renderBones(s) {
     const face = turn.layout.slots[slot];
     const cls = face ? (face === slot ? "correct" : "wrong") : "";
     const hat = slot === "skull" && turn.layout.hat ? " hat" : "";
-    const picture = face ? [facePicture(face, 30)] : [SHORT(slot)];
+    const picture = [facePicture(face || slot, 30)];  // an empty slot shows its own bone, dimmed
     if (hat) picture.push(facePicture("hat", 22));  // the hat sits on the skull: drawn, not an emoji
-    cells[r * 7 + c] = el("div", { class: `slot ${cls}${hat}`, title: slot }, ...picture);
+    cells[r * 7 + c] = el("div", { class: `slot ${cls}${hat}`, title: slot, "aria-label": face ? `${face} in ${slot}` : `${slot}: empty` }, ...picture);
   }
   sk.append(...cells);
-  right.append(el("h2", {}, `${s.player}'s skeleton: ${turn.score} points`), sk);
+  middle.append(el("h2", {}, `${s.player}: ${turn.score} point${turn.score === 1 ? "" : "s"}`), sk);
 
-  const info = el("p", {}, turn.phase === "over" ? `${turn.why}. Press TURN for the next player.`
+  const info = el("p", { class: "next-step" }, turn.phase === "over" ? `${turn.why}.`
     : turn.phase === "throw" ? (turn.post_ops ? `Throw the ${diceLeft(turn)} dice left (post-op roll ${turn.post_ops}).`
       : "Throw all 18 dice, then press UNDERTAKER.")
       : `Tap a green die to lay it. Next post-op roll costs ${turn.next_cost}.`);
   right.append(info);
+  if (turn.phase === "over" && !s.winner) right.append(el("button", { class: "big go", "data-next": "",
+    onclick: () => api("/api/button/turn") }, "Next player (TURN)"));
 
   if (turn.phase === "lay") {
     const legal = new Set(turn.legal.map((m) => m.face));
@@ -136,52 +152,95 @@ function renderBones(s) {
     turn.loose.forEach((face, i) => {
       const chosen = payMode.includes(i);
       dice.append(el("button", {
-        class: `die ${KIND(face)} ${legal.has(face) ? "legal" : ""} ${chosen ? "pay" : ""}`, title: face,
+        class: `die ${KIND(face)} ${legal.has(face) ? "legal" : ""} ${chosen ? "pay" : ""}`, title: face, "aria-label": face,
         onclick: () => tapDie(face, i, turn),
       }, facePicture(face, 34), el("small", {}, SHORT(face))));
     });
     right.append(dice);
     const forced = turn.legal.length && turn.legal.every(wrongBone);
     if (forced) {
-      right.append(el("p", { class: "flag", "data-testid": "forced" },
+      info.replaceWith(el("p", { class: "flag", "data-testid": "forced" },
         "Nothing fits: one bone must go in a wrong slot (-5). Tap a die, then the slot."));
       const slots = turn.legal.filter((m) => m.face === forcedFace);
       if (slots.length) right.append(el("div", { class: "row", "data-testid": "forced-slots" }, slots.map((m) =>
-        el("button", { class: "go", onclick: () => api("/api/command", { type: "lay", face: m.face, slot: m.slot })
+        el("button", { class: "big go", "data-next": "", onclick: () => api("/api/command", { type: "lay", face: m.face, slot: m.slot })
           .then(() => { forcedFace = null; }) }, `${SHORT(m.face)} in ${SHORT(m.slot)}`))));
-    } else forcedFace = null;
+      else dice.setAttribute("data-next", "");
+    } else {
+      forcedFace = null;
+      if (!turn.can_bury && legal.size) dice.setAttribute("data-next", "");
+    }
     const row = el("div", { class: "row" });
-    if (turn.can_bury) row.append(el("button", { class: "go", onclick: () => api("/api/command", { type: "bury" }) }, `Bury (${turn.score})`));
+    if (turn.can_bury) row.append(el("button", { class: "big go", "data-next": "", onclick: () => api("/api/command", { type: "bury" }) }, `Bury (${turn.score})`));
     if (turn.layout.hat) row.append(el("button", { onclick: () => api("/api/command", { type: "take_hat" }) }, "Take the hat back"));
-    row.append(el("button", {
-      onclick: () => payMode.length === turn.next_cost
-        ? api("/api/command", { type: "pay", dice: payMode.map((i) => turn.loose[i]) }).then(() => { payMode = []; paying = false; })
-        : toast(`Choose ${turn.next_cost} dice to pay (tap them with "Pay" selected)`),
-    }, `Pay ${payMode.length}/${turn.next_cost} and roll again`));
-    row.append(el("label", {}, el("input", { type: "checkbox", id: "paying", ...(paying ? { checked: "" } : {}),
-      onchange: (e) => { paying = e.target.checked; payMode = []; render(state); } }), " choose dice to pay"));
+    // paying is two taps: Pay chooses, the dice tapped are the ones paid, Pay again rolls
+    const pay = () => {
+      if (!paying) { paying = true; payMode = []; return render(state); }
+      if (payMode.length !== turn.next_cost) return toast(`Tap ${turn.next_cost} dice to pay, then Pay`);
+      api("/api/command", { type: "pay", dice: payMode.map((i) => turn.loose[i]) }).then(() => { payMode = []; paying = false; });
+    };
+    row.append(el("button", { ...(!turn.can_bury && !legal.size ? { "data-next": "", class: "big" } : {}), onclick: pay },
+      paying ? `Pay ${payMode.length}/${turn.next_cost} and roll again` : `Pay ${turn.next_cost} and roll again…`));
+    if (paying) row.append(el("button", { onclick: () => { paying = false; payMode = []; render(state); } }, "Not paying"));
     right.append(row);
-    bestHint(right);
-    adviceHint(left);  // beside the scores: on the 800x480 kiosk the right column runs below the fold
+    adviceHint(left);
+    bestHint(left);
   }
   if (turn.phase === "throw" && !s.winner) {
-    right.append(el("div", { class: "row" },
-      el("button", { onclick: () => api("/api/button/undertaker") }, "Read the photo"),
-      el("button", { onclick: () => api("/api/bones/throw") }, "Throw for me")));
-    right.append(throwByTouch(turn));
+    right.append(el("button", { class: "big go", "data-next": "", onclick: () => api("/api/button/undertaker") }, "Read the photo"),
+      el("div", { class: "row" }, el("button", { onclick: () => api("/api/bones/throw") }, "Throw for me"),
+        el("button", { "data-testid": "throw-by-touch-open", onclick: () => openSheet(throwByTouch) }, "Enter by touch")));
   }
   const reading = (s.referee || {}).reading;
   if (reading && reading.photo) {
-    const box = el("div", { class: "photo" }, el("img", { src: `/photos/${reading.photo}`, alt: "the latest throw, dice outlined" }));
-    reading.unreadable.forEach((die, i) => {
-      const pick = el("select", { onchange: (e) => api("/api/bones/name-die", { index: i, face: e.target.value }) },
-        el("option", { value: "" }, "name it…"), ...FACES.map((f) => el("option", { value: f }, f)));
-      // "?N" is the die's label on the photo: the kiosk's players match rows to circles by it, not by pixels
-      box.append(el("div", { class: "row" }, `?${i + 1} Die at ${die.center.map(Math.round).join(", ")}: ${die.why} `, pick));
-    });
-    right.append(box);
+    const photo = readingPhoto(reading);
+    if (reading.unreadable.length) {
+      right.append(el("p", { class: "flag" }, `${reading.unreadable.length} dice not readable: `,
+        el("button", { class: "big go", "data-next": "", "data-testid": "name-dice", onclick: () => openSheet(() => namingSheet()) },
+          "Name them on the photo")));
+    } else middle.append(el("div", { class: "photo thumb" }, photo));
   }
 }
+
+// The photo of the latest throw, each unreadable die marked where it lies: tap the mark to name it.
+function readingPhoto(reading, onPick) {
+  const box = el("div", { class: "photo-marks" }, el("img", { src: `/photos/${reading.photo}`, alt: "the latest throw, dice outlined" }));
+  const img = box.firstChild;
+  const place = () => {
+    if (!img.naturalWidth) return;
+    box.querySelectorAll(".mark").forEach((m) => m.remove());
+    reading.unreadable.forEach((die, i) => box.append(el("button", {
+      class: `mark ${i === namingDie ? "chosen" : ""}`, "aria-label": `unreadable die ${i + 1}: ${die.why}`, title: die.why,
+      style: `left:${100 * die.center[0] / img.naturalWidth}%;top:${100 * die.center[1] / img.naturalHeight}%`,
+      onclick: () => onPick && onPick(i) }, `?${i + 1}`)));
+  };
+  img.addEventListener("load", place);
+  if (img.complete) place();
+  return box;
+}
+
+// Naming the dice the camera could not read, right on the photo: tap a ringed die, then its face.
+let namingDie = 0;
+function namingSheet() {
+  const reading = ((state || {}).referee || {}).reading;
+  if (!reading || !reading.unreadable || !reading.unreadable.length) { closeSheet(); return []; }
+  namingDie = Math.min(namingDie, reading.unreadable.length - 1);
+  const die = reading.unreadable[namingDie];
+  return [el("h2", {}, `Die ?${namingDie + 1}: ${die.why}. Tap its face.`),
+    el("div", { class: "naming" }, readingPhoto(reading, (i) => { namingDie = i; sheet.redraw(); }),
+      el("div", { class: "dice", "data-testid": "name-faces", "data-next": "" }, FACES.map((f) => el("button", { class: `die ${KIND(f)}`, title: `it is ${f}`,
+        "aria-label": `it is ${f}`, onclick: () => api("/api/bones/name-die", { index: namingDie, face: f }) }, facePicture(f, 30)))))];
+}
+
+// One panel over the game for a step that needs the room (the throw by touch, naming dice, counting graves).
+const sheet = { open: false, draw: null, redraw() {
+  const box = $("#sheet");
+  const body = this.draw();
+  if (!this.open) return;
+  box.replaceChildren(el("div", { class: "row sheet-bar" }, el("button", { class: "close", onclick: closeSheet }, "Close")), ...body);
+} };
+function openSheet(draw) { sheet.open = true; sheet.draw = draw; $("#sheet").hidden = false; document.body.classList.add("sheet-open"); sheet.redraw(); }
+function closeSheet() { sheet.open = false; $("#sheet").hidden = true; $("#sheet").replaceChildren(); document.body.classList.remove("sheet-open"); }
 
 const FACES = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "left-lower-leg", "left-foot",
   "right-upper-arm", "right-forearm", "right-hand", "right-thigh", "right-lower-leg", "right-foot",
@@ -189,25 +248,23 @@ const FACES = ["left-upper-arm", "left-forearm", "left-hand", "left-thigh", "lef
 
 // The camera's touch fallback: the throw tapped in, die by die, checked against the dice there are to throw.
 let tapped = [];
-let tapOpen = false;
 
-function throwByTouch(turn) {
-  const need = Object.fromEntries(turn.to_throw || []);
+function throwByTouch() {
+  if (!state || state.game !== "rolling-bones" || state.turn.phase !== "throw") { closeSheet(); return []; }
+  const need = Object.fromEntries(state.turn.to_throw || []);
   const have = { left: 0, right: 0, center: 0 };
   for (const f of tapped) have[KIND(f)] += 1;
-  const box = el("details", { class: "by-touch", "data-testid": "throw-by-touch", ...(tapOpen ? { open: "" } : {}) },
-    el("summary", {}, "Enter the throw by touch"));
-  box.addEventListener("toggle", () => { tapOpen = box.open; });
   const counts = Object.keys(need).map((k) => `${have[k]}/${need[k]} ${k}`).join(" · ");
-  box.append(el("p", {}, `Tap each die's face (${counts}); tap a chosen die to take it out.`),
-    el("div", { class: "dice" }, FACES.map((f) => el("button", { class: `die ${KIND(f)}`, title: `add ${f}`,
-      onclick: () => { if (have[KIND(f)] < (need[KIND(f)] || 0)) tapped = [...tapped, f]; else toast(`all the ${KIND(f)} dice are in`); render(state); } },
+  return [el("div", { class: "by-touch", "data-testid": "throw-by-touch" },
+    el("p", {}, `Tap each die's face (${counts}); tap a chosen die to take it out.`),
+    el("div", { class: "dice" }, FACES.map((f) => el("button", { class: `die ${KIND(f)}`, title: `add ${f}`, "aria-label": `add ${f}`,
+      onclick: () => { if (have[KIND(f)] < (need[KIND(f)] || 0)) tapped = [...tapped, f]; else toast(`all the ${KIND(f)} dice are in`); sheet.redraw(); } },
     facePicture(f, 30)))),
-    el("div", { class: "dice", "data-testid": "tapped" }, tapped.map((f, i) => el("button", { class: `die ${KIND(f)} pay`, title: `take out ${f}`,
-      onclick: () => { tapped = tapped.filter((_, j) => j !== i); render(state); } }, facePicture(f, 30)))),
-    el("button", { class: "big go", onclick: () => api("/api/command", { type: "roll", faces: tapped }).then((d) => { if (d) tapped = []; }) },
-      `Record this throw (${tapped.length} dice)`));
-  return box;
+    el("strong", {}, tapped.length ? "Thrown:" : "Thrown: none yet"),
+    el("div", { class: "dice tapped", "data-testid": "tapped" }, tapped.map((f, i) => el("button", { class: `die ${KIND(f)} pay`, title: `take out ${f}`,
+      "aria-label": `take out ${f}`, onclick: () => { tapped = tapped.filter((_, j) => j !== i); sheet.redraw(); } }, facePicture(f, 30)))),
+    el("button", { class: "big go", "data-next": "", onclick: () => api("/api/command", { type: "roll", faces: tapped }).then((d) => { if (d) tapped = []; }) },
+      `Record this throw (${tapped.length} dice)`))];
 }
 
 const wrongBone = (m) => Boolean(m.slot) && m.slot !== m.face && m.face !== "hat";  // the hat's slot is the skull
@@ -289,16 +346,16 @@ function renderTomb(s) {
   const root = $("#tomb");
   root.replaceChildren();
   const mapBox = el("div", { class: "map" });
-  const side = el("div");
+  const side = el("div", { class: "col tomb-side" });
   root.append(el("div", { class: "tomb-grid" }, mapBox, side));
-  const sc = s.scenario, W = s.width, H = s.height, C = 40, M = 18;  // M: the margin the coordinates are written in
+  const sc = s.scenario, W = s.width, H = s.height, C = 40, M = 32;  // M: the margin the coordinates are written in
   const head = (id, colour) => svg("marker", { id, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto" },
     svg("path", { d: "M0,0 L10,5 L0,10 z", fill: colour }));
   const picture = svg("svg", { viewBox: `${-M} ${-M} ${W * C + M} ${H * C + M}`, "data-testid": "map" },
     svg("defs", {}, head("arrow", "#f85149"), head("flee", "#e3a008")));
   // the reasons name cells [x, y]: the map writes x along the top and y down the side
-  for (let x = 0; x < W; x++) picture.append(svg("text", { x: x * C + C / 2, y: -5, "text-anchor": "middle", "font-size": 12, class: "coord" }, x));
-  for (let y = 0; y < H; y++) picture.append(svg("text", { x: -5, y: y * C + C / 2 + 4, "text-anchor": "end", "font-size": 12, class: "coord" }, y));
+  for (let x = 0; x < W; x++) picture.append(svg("text", { x: x * C + C / 2, y: -5, "text-anchor": "middle", "font-size": 25, class: "coord" }, x));
+  for (let y = 0; y < H; y++) picture.append(svg("text", { x: -4, y: y * C + C / 2 + 9, "text-anchor": "end", "font-size": 25, class: "coord" }, y));
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const t = (sc.map[y] || "")[x] || "?";
@@ -320,6 +377,13 @@ function renderTomb(s) {
     if (tombBrush === "reveal") api("/api/command", { type: "reveal", cell: [x, y], terrain: "." });
     else if (here !== tombBrush) api("/api/command", { type: "paint", cell: [x, y], terrain: tombBrush });
   });
+  // a piece dragged to a cell moves there (as tapping it, then the cell, does)
+  picture.addEventListener("pointerdown", (e) => {
+    const cell = e.target.tagName === "circle" && e.target.getAttribute("data-cell");
+    const [x, y] = cell ? cell.split(",").map(Number) : [];
+    const piece = cell && [...sc.characters, ...sc.monsters].find((p) => p.hp >= 1 && p.pos[0] === x && p.pos[1] === y);
+    if (piece) { dragged = { id: piece.id, from: cell }; e.preventDefault(); }
+  });
   const centre = (p) => [p[0] * C + C / 2, p[1] * C + C / 2];
   const short = (x1, y1, x2, y2) => {  // an arrow stops at the piece's edge, so its head shows
     const d = Math.hypot(x2 - x1, y2 - y1) || 1, back = C * 0.42;
@@ -340,43 +404,49 @@ function renderTomb(s) {
       }
     }
   }
+  const label = shortNames([...sc.characters, ...sc.monsters].map((p) => p.id));
   const piece = (p, colour) => {
     if (p.hp < 1) return;
     const [cx, cy] = centre(p.pos);
     picture.append(svg("circle", { cx, cy, r: C * 0.38, fill: colour, stroke: "#000", "data-cell": `${p.pos[0]},${p.pos[1]}`,
-      style: "cursor:pointer" }),
-      svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, style: "fill:#000" }, p.id.slice(0, 3)));
+      style: "cursor:grab; touch-action:none" }),
+      svg("text", { x: cx, y: cy + 9, "text-anchor": "middle", "font-size": 25, "font-weight": 700, style: "fill:#000",
+        "pointer-events": "none" }, label[p.id]));
   };
   sc.characters.forEach((c) => piece(c, "#58a6ff"));
   sc.monsters.forEach((m) => piece(m, "#f85149"));
   mapBox.append(picture);
 
-  const palette = el("div", { class: "palette row" }, "Paint:",
-    ...[[".", "ground"], ["#", "wall"], ["O", "obstacle"], ["~", "water"], ["G", "gate"], ["g", "open gate"], ["?", "face-down"], ["reveal", "reveal"], ["move", "move a piece"]]
-      .map(([t, name]) => el("label", {}, el("input", { type: "radio", name: "brush", value: t, ...(tombBrush === t ? { checked: "" } : {}),
-        onchange: () => { tombBrush = t; } }), name)));
-  mapBox.append(palette);
+  // the brushes are the legend: each terrain's swatch and name, then what the pieces and arrows mean
   const swatch = (colour) => el("span", { class: "swatch", style: `background:${colour}` });
-  mapBox.append(el("div", { class: "legend row", "data-testid": "legend" },
-    ...[[".", "ground"], ["#", "wall"], ["O", "obstacle"], ["~", "water"], ["G", "gate"], ["g", "open gate"], ["?", "face-down"]]
-      .map(([t, name]) => el("span", {}, swatch(TERRAIN[t]), ` ${name}`)),
+  const brush = ([t, name]) => el("label", {}, el("input", { type: "radio", name: "brush", value: t, ...(tombBrush === t ? { checked: "" } : {}),
+    onchange: () => { tombBrush = t; } }), t in TERRAIN ? swatch(TERRAIN[t]) : "", name);
+  mapBox.append(el("div", { class: "palette legend row", "data-testid": "legend" }, "Tap:",
+    ...[[".", "ground"], ["#", "wall"], ["O", "obstacle"], ["~", "water"], ["G", "gate"], ["g", "open gate"], ["?", "face-down"],
+      ["reveal", "reveal"], ["move", "move a piece"]].map(brush),
     el("span", {}, swatch("#58a6ff"), " character"), el("span", {}, swatch("#f85149"), " monster"),
     el("span", { style: "color:#f85149" }, "→ moved"), el("span", { style: "color:#e3a008" }, "··› fled")));
 
   side.append(el("h2", {}, s.whose_turn === "stage" ? `Round ${s.round}: the Stage turn` : `Round ${s.round}: ${s.whose_turn}'s turn`));
-  const hp = el("ul");
-  sc.characters.forEach((c) => hp.append(el("li", {}, `${c.id}: ${c.hp < 1 ? "defeated" : `${c.hp}/${c.max_hp} HP`}`)));
-  sc.monsters.forEach((m) => hp.append(el("li", {}, `${m.id}: ${m.hp < 1 ? "defeated" : `${m.hp} HP`}`)));
-  side.append(hp);
-  if (s.whose_turn === "stage" && !s.stage_done) {
+  if (last && last.stage_complete) side.append(el("p", { class: "winner" }, "Stage complete!"));
+  else if (last && last.party_defeated) side.append(el("p", { class: "winner", style: "color:var(--red)" }, "The party is defeated."));
+  else if (s.whose_turn === "stage" && !s.stage_done) {
     // The page is redrawn on every update: what was typed lives outside the input, or a redraw would drop it.
-    const rolls = el("input", { id: "d20s", placeholder: "physical d20s, e.g. 7 14 3 (optional)", size: 26,
+    const rolls = el("input", { id: "d20s", placeholder: "d20s rolled, e.g. 7 14 3", size: 12,
       value: tombD20s, oninput: (e) => { tombD20s = e.target.value; } });
-    side.append(el("div", { class: "row" }, rolls, el("button", { class: "go", onclick: () => {
+    side.append(el("button", { class: "big go", "data-next": "", onclick: () => {
       const entered = tombD20s.split(/[\s,]+/).filter(Boolean).map(Number);
       api("/api/command", { type: "stage_turn", rolls: entered }).then((done) => { if (done) tombD20s = ""; });
-    } }, "Run the Stage turn")));
+    } }, "Run the Stage turn"), el("div", { class: "row" }, rolls, el("span", { class: "dim" }, "(or leave it to me)")));
+  } else {
+    side.append(el("p", { class: "next" }, s.stage_done ? "Move the minis on the table as the map shows, then press TURN."
+      : `${s.whose_turn}: play your turn on the table, then press TURN.`),
+      el("button", { class: "big go", "data-next": "", onclick: () => api("/api/button/turn") }, "Next turn (TURN)"));
   }
+  const hp = el("ul", { class: "hp" });
+  sc.characters.forEach((c) => hp.append(el("li", {}, `${c.id} (${label[c.id]}): ${c.hp < 1 ? "defeated" : `${c.hp}/${c.max_hp} HP`}`)));
+  sc.monsters.forEach((m) => hp.append(el("li", {}, `${m.id} (${label[m.id]}): ${m.hp < 1 ? "defeated" : `${m.hp} HP`}`)));
+  side.append(hp);
   if (last) {
     const list = el("ol", { class: "why", "data-testid": "why" });
     list.append(el("li", {}, `Seismic d20: ${last.seismic.roll}${last.seismic.quake ? " — QUAKE! every character −1 HP" : ""}`));
@@ -385,11 +455,27 @@ function renderTomb(s) {
       list.append(el("li", {}, el("strong", {}, a.monster), `: ${a.why}`, ...rolls));
     }
     side.append(list);
-    if (s.stage_done && !last.stage_complete && !last.party_defeated)
-      side.append(el("p", { class: "next" }, "Move the minis on the table as the map shows, then press TURN."));
-    if (last.stage_complete) side.append(el("p", { class: "winner" }, "Stage complete!"));
-    if (last.party_defeated) side.append(el("p", { class: "winner", style: "color:var(--red)" }, "The party is defeated."));
   }
+}
+
+let dragged = null;  // Dark Tomb: the piece being dragged, and the cell it left
+window.addEventListener("pointerup", (e) => {
+  if (!dragged) return;
+  const under = document.elementFromPoint(e.clientX, e.clientY);
+  const cell = under && under.getAttribute && under.getAttribute("data-cell");
+  if (cell && cell !== dragged.from) api("/api/command", { type: "move", id: dragged.id, pos: cell.split(",").map(Number) });
+  dragged = null;
+});
+
+// The shortest start of each name that no other name shares (a piece's label on the map).
+function shortNames(names) {
+  const out = {};
+  for (const n of names) {
+    let k = 1;
+    while (k < n.length && names.some((m) => m !== n && m.startsWith(n.slice(0, k)))) k += 1;
+    out[n] = n.slice(0, k);
+  }
+  return out;
 }
 
 // -- Sepulchre ---------------------------------------------------------------------------------
@@ -399,67 +485,81 @@ const PIECES = ["skull", "ribs", "pelvis", "arm", "leg"];
 function renderSepulchre(s) {
   const root = $("#sepulchre");
   root.replaceChildren();
-  if (s.winner) root.append(el("p", { class: "winner" }, s.over ? `${s.winner} wins!` : `${s.finished.join(", ")} finished — the game goes on`));
-  root.append(el("h2", {}, `${s.player}'s turn — ${s.cards_left} Decay/Cemetery card${s.cards_left === 1 ? "" : "s"} left against opponents`));
+  const left = el("div", { class: "col" });
+  const right = el("div", { class: "col" });
+  root.append(el("div", { class: "sepulchre-grid" }, left, right));
+  if (s.winner) left.append(el("p", { class: "winner" }, s.over ? `${s.winner} wins!` : `${s.finished.join(", ")} finished — the game goes on`));
+  left.append(el("h2", {}, `${s.player}'s turn · ${s.cards_left} Decay/Cemetery card${s.cards_left === 1 ? "" : "s"} left`));
   const row = el("div", { class: "row", "data-testid": "graves" });
   for (const name of s.players) {
     const g = s.graves[name];
     const card = el("div", { class: `grave ${name === s.player ? "current" : ""}` },
-      el("strong", {}, name), el("div", {}, `${g.complete} complete skeleton${g.complete === 1 ? "" : "s"}`),
+      el("div", {}, el("strong", {}, name), `: ${g.complete} complete skeleton${g.complete === 1 ? "" : "s"}`),
       el("div", { class: "dim" }, "in progress: " + (PIECES.filter((p) => g.in_progress[p]).map((p) => `${g.in_progress[p]} ${p}`).join(", ") || "nothing")));
     row.append(card);
   }
-  root.append(row);
-  root.append(el("p", {}, "Ossuary: " + PIECES.map((p) => `${s.ossuary[p]} ${p}`).join(" · ")));
-  if (s.last_change.length) root.append(el("p", { class: "hint" }, "Last change: " + s.last_change.join("; ")));
+  left.append(row);
+  left.append(el("p", {}, "Ossuary: " + PIECES.map((p) => `${s.ossuary[p]} ${p}`).join(" · ")));
+  if (s.last_change.length) left.append(el("p", { class: "hint" }, "Last change: " + s.last_change.join("; ")));
+  if (s.overrides.length) left.append(el("p", { class: "dim" }, "Overrides: " + s.overrides.join(" | ")));
   const ref = s.referee || {};
+  if (ref.graves_photo) right.append(el("div", { class: "photo" },
+    el("img", { src: `/photos/${ref.graves_photo}`, alt: "the graves, unreadable pieces ringed" })));
   if (ref.flagged_graves) {
-    const reason = el("input", { placeholder: "why (recorded)", size: 24 });
-    root.append(el("div", { class: "row" }, el("span", { class: "flag" }, ref.notice),
+    const reason = el("input", { placeholder: "why (recorded)", size: 14 });
+    right.append(el("p", { class: "flag" }, ref.notice), el("div", { class: "row" },
       reason, el("button", { onclick: () => api("/api/sepulchre/override", { reason: reason.value }) }, "Override")));
   }
-  if (s.overrides.length) root.append(el("p", { class: "dim" }, "Overrides: " + s.overrides.join(" | ")));
-  if (ref.graves_photo) root.append(el("div", { class: "photo" },
-    el("img", { src: `/photos/${ref.graves_photo}`, alt: "the graves, unreadable pieces ringed" })));
-  root.append(sepulchreByTouch(s));
+  const counting = !s.over;
+  if (counting && !ref.flagged_graves) right.append(el("button", { class: "big go", "data-next": "", onclick: () => api("/api/button/undertaker") },
+    "Read the graves (UNDERTAKER)"));
+  if (counting) right.append(el("button", { class: ref.flagged_graves ? "big go" : "", ...(ref.flagged_graves ? { "data-next": "" } : {}),
+    "data-testid": "graves-by-touch-open", onclick: () => openSheet(sepulchreByTouch) }, "Count the graves by touch"));
 }
 
 // Every camera step has a touch fallback: the graves counted by hand, through the same Undertaker checks.
 let sepEntry = null;     // {grave: {piece: n}} as tapped, from the graves recorded
 let sepRefused = false;  // the last counts were refused by a rule: offer the override
-let sepOpen = false;
 
-function sepulchreByTouch(s) {
+function sepulchreByTouch() {
+  const s = state;
+  if (!s || s.game !== "sepulchre") { closeSheet(); return []; }
   const recorded = JSON.stringify(Object.fromEntries(s.players.map((n) => [n, s.graves[n].pieces])));
   if (!sepEntry || sepEntry.from !== recorded) sepEntry = { from: recorded, graves: JSON.parse(recorded) };
   const graves = sepEntry.graves;
-  const box = el("details", { class: "by-touch", "data-testid": "graves-by-touch", ...(sepOpen ? { open: "" } : {}) },
-    el("summary", {}, "Count the graves by touch"));
-  box.addEventListener("toggle", () => { sepOpen = box.open; });
-  for (const name of s.players) {
-    const row = el("div", { class: "row", "data-grave": name }, el("strong", {}, name));
-    for (const piece of PIECES) {
-      const step = (by) => () => { graves[name][piece] = Math.max(0, graves[name][piece] + by); sepRefused = false; render(state); };
-      row.append(el("span", { class: "stepper" }, el("button", { "aria-label": `one ${piece} less in ${name}`, onclick: step(-1) }, "−"),
-        ` ${graves[name][piece]} ${piece} `, el("button", { "aria-label": `one ${piece} more in ${name}`, onclick: step(1) }, "+")));
+  // a grid: a row a piece type, a column a grave, each count between its - and + buttons
+  const grid = el("div", { class: "counts", style: `grid-template-columns: auto repeat(${s.players.length}, auto)` }, el("span"),
+    ...s.players.map((name) => el("strong", { "data-grave": name }, name)));
+  for (const piece of PIECES) {
+    grid.append(el("span", {}, piece));
+    for (const name of s.players) {
+      const step = (by) => () => { graves[name][piece] = Math.max(0, graves[name][piece] + by); sepRefused = false; sheet.redraw(); };
+      grid.append(el("span", { class: "stepper" }, el("button", { "aria-label": `one ${piece} less in ${name}`, onclick: step(-1) }, "−"),
+        el("span", { class: "count" }, graves[name][piece]), el("button", { "aria-label": `one ${piece} more in ${name}`, onclick: step(1) }, "+")));
     }
-    box.append(row);
   }
-  const record = (command) => api("/api/command", command).then((done) => { sepRefused = !done; if (done) sepEntry = null; render(state); });
+  const box = el("div", { class: "by-touch", "data-testid": "graves-by-touch" }, el("h2", {}, "The pieces in each grave"), grid);
+  const record = (command) => api("/api/command", command).then((done) => {
+    sepRefused = !done;
+    if (done) { sepEntry = null; closeSheet(); } else sheet.redraw();
+  });
   const actions = el("div", { class: "row" },
-    el("button", { class: "big go", onclick: () => record({ type: "observe", graves }) }, "Record these counts"),
-    el("button", { onclick: () => { sepEntry = null; sepRefused = false; render(state); } }, "Start again"));
+    el("button", { class: "big go", "data-next": "", onclick: () => record({ type: "observe", graves }) }, "Record these counts"),
+    el("button", { onclick: () => { sepEntry = null; sepRefused = false; sheet.redraw(); } }, "Start again"));
   if (sepRefused) actions.append(el("button", { onclick: () => record({ type: "override", graves, reason: "counted by touch: the table agrees" }) },
     "Record anyway (override: the table agrees)"));
   box.append(actions);
-  return box;
+  return [box];
 }
 
 // -- wiring -----------------------------------------------------------------------------------
 
 function startGame(game, setup) {
   // a game in progress is replaced only when the table says so (and UNDO brings it back)
-  const go = () => api("/api/new-game", { game, setup }).then((d) => { if (d) $("#setup-details").open = false; return d; });
+  const go = () => api("/api/new-game", { game, setup }).then((d) => {
+    if (d) { if (!document.body.classList.contains("kiosk")) $("#setup-details").open = false; menuOpen = false; render(state); }
+    return d;
+  });
   if (!state || !state.game || !state.actions || state.over || state.winner) return go();
   const bar = $("#confirm");
   bar.replaceChildren(el("span", {}, `Replace the ${TITLES[state.game] || state.game} game in progress? UNDO brings it back.`),
@@ -481,6 +581,30 @@ $("#new-sepulchre").addEventListener("submit", (e) => {
   const players = $("#sep-players").value.split(",").map((p) => p.trim()).filter(Boolean);
   startGame("sepulchre", { players, sets: Number($("#sep-sets").value),
     alternate: $("#sep-alternate").checked, long_play: $("#sep-long").checked });
+});
+if ($("#menu")) {
+  $("#menu").addEventListener("click", () => { menuOpen = !menuOpen; if (state) render(state); });
+  document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
+  showTab("new-bones");
+}
+$("#tomb-demo").addEventListener("click", async () => {
+  startGame("dark-tomb", { scenario: await (await fetch("/api/tomb/demo-stage")).json() });
+});
+$("#tomb-room").addEventListener("click", async () => {
+  // an empty room of the size asked, walls round it, the demo's party and monsters along its floor
+  const demo = await (await fetch("/api/tomb/demo-stage")).json();
+  const w = Number($("#tomb-width").value), h = Number($("#tomb-height").value);
+  if (!(w >= 3 && w <= 32 && h >= 3 && h <= 32)) return toast("a room is 3 to 32 cells each way");
+  const map = Array.from({ length: h }, (_, y) => Array.from({ length: w }, (_, x) =>
+    (x === 0 || y === 0 || x === w - 1 || y === h - 1) ? "#" : ".").join(""));
+  const floor = [];
+  for (let y = 1; y < h - 1; y++) for (let x = 1; x < w - 1; x++) floor.push([x, y]);
+  const pieces = [...demo.characters, ...demo.monsters];
+  if (pieces.length > floor.length) return toast(`a room that small has no floor for ${pieces.length} pieces`);
+  const spread = (i) => floor[Math.floor(i * floor.length / pieces.length)];
+  let k = 0;
+  const place = (p) => ({ ...p, pos: spread(k++) });
+  startGame("dark-tomb", { scenario: { ...demo, map, characters: demo.characters.map(place), monsters: demo.monsters.map(place) } });
 });
 $("#demo-stage").addEventListener("click", async () => {
   $("#scenario").value = JSON.stringify(await (await fetch("/api/tomb/demo-stage")).json(), null, 1);

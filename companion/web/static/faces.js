@@ -34,11 +34,10 @@ const DRAW = {
 };
 
 function facePicture(face, size = 40) {
-  // face: "left-hand", "skull" ...; a right face is its left face mirrored, with a small R (an L on the left)
+  // face: "left-hand", "skull" ...; a right face is its left face mirrored (a die's button says its side by colour)
   const side = face.startsWith("left-") ? "L" : face.startsWith("right-") ? "R" : "";
   const name = face.replace(/^(left|right)-/, "");
   const drawing = svg("g", { ...INK, ...(side === "R" ? { transform: "translate(40 0) scale(-1 1)" } : {}) }, ...(DRAW[name] || (() => [])) ());
   const picture = svg("svg", { viewBox: "0 0 40 40", width: size, height: size, class: "face", role: "img", "aria-label": face }, drawing);
-  if (side) picture.append(svg("text", { x: side === "L" ? 2 : 31, y: 38, "font-size": 9, "font-weight": 700, fill: "currentColor" }, side));
   return picture;
 }

@@ -59,7 +59,7 @@ function ghostsBoard(s) {
   const last = s.last && s.last.kind === "asked" ? s.last : null;
   const lastAsked = new Set(last ? last.asked : []);
   const board = svg("svg", { viewBox: `-4 -4 ${10 * w + 36} ${5 * h + 8}`, "data-testid": "graveyard", role: "grid" },
-    svg("text", { x: 10 * w + 16, y: 22, "text-anchor": "middle", "font-size": 18, "font-weight": 700 }, "N"),
+    svg("text", { x: 10 * w + 16, y: 24, "text-anchor": "middle", "font-size": 29, "font-weight": 700 }, "N"),
     svg("path", { d: `M${10 * w + 16} 30 l-7 14 h14 Z`, fill: "#eceae4" }));
   for (const t of s.board) {
     const n = t.tombstone, r = Math.floor((n - 1) / 10), c = (n - 1) % 10, x = c * w, y = r * h;
@@ -69,7 +69,7 @@ function ghostsBoard(s) {
     g.addEventListener("click", () => ghostsPick(n, state));
     g.append(svg("path", { d: `M${x + 5} ${y + h - 4} V${y + 18} Q${x + w / 2} ${y - 6} ${x + w - 5} ${y + 18} V${y + h - 4} Z`,
       fill, stroke: lastAsked.has(n) ? (last.answer ? "#3fb950" : "#e3a008") : "#444c56", "stroke-width": lastAsked.has(n) ? 4 : 1.5 }));
-    g.append(svg("text", { x: x + w / 2, y: y + h / 2 + 6, "text-anchor": "middle", "font-size": 20, "font-weight": 700,
+    g.append(svg("text", { x: x + w / 2, y: y + h / 2 + 9, "text-anchor": "middle", "font-size": 29, "font-weight": 700,
       class: t.crossed ? "crossed" : "" }, String(n).padStart(2, "0")));
     if (t.crossed) g.append(svg("path", { d: `M${x + 12} ${y + 14} L${x + w - 12} ${y + h - 8} M${x + w - 12} ${y + 14} L${x + 12} ${y + h - 8}`,
       stroke: t.revealed_by ? "#f85149" : "#9aa0a6", "stroke-width": 3 }));
@@ -91,9 +91,9 @@ function ghostsPlayers(s) {
   s.players.forEach((p, i) => {
     const used = (on, label) => el("span", { class: on ? "used" : "ready" }, label);
     row.append(el("div", { class: `grave ${i === s.current ? "current" : ""} ${p.out ? "out" : ""}` },
-      el("strong", {}, p.name), el("div", { class: "dim" }, `${p.held} held · ${p.flashlight}`),
+      el("div", {}, el("strong", {}, p.name), el("span", { class: "dim" }, ` · ${p.held} held · ${p.flashlight}`)),
       el("div", { class: "abilities" }, used(p.vanish, "Vanish"), used(p.raven, "Raven"),
-        used(p.hands >= 1, "Hand"), used(p.hands >= 2, "Hand")),
+        used(p.hands >= 2, p.hands >= 2 ? "Hands" : `${2 - p.hands} Hand${p.hands ? "" : "s"}`)),
       p.revealed.length ? el("div", { class: "dim" }, `revealed ${p.revealed.join(", ")}`) : "",
       p.out ? el("div", { class: "flag" }, "out of turns: still answers") : ""));
   });
@@ -120,7 +120,7 @@ function ghostsActions(s) {
   }
   if (ghosts.mode === "discard") {
     box.append(el("p", { class: "next" }, `${me.name} had only the haunt left: tap the cards in your hand, then Done.`),
-      el("button", { class: "go big", onclick: () => ghostsGuess(s, "no", { discard: ghosts.discard }) }, `Done (${ghosts.discard.length})`));
+      el("button", { class: "go big", "data-next": "", onclick: () => ghostsGuess(s, "no", { discard: ghosts.discard }) }, `Done (${ghosts.discard.length})`));
     return box;
   }
   if (!ghosts.picked) {
@@ -129,30 +129,21 @@ function ghostsActions(s) {
     return box;
   }
   const n = ghosts.picked;
-  box.append(el("div", { class: "row" },
-    el("button", { class: ghosts.mode === "search" ? "big go" : "big", onclick: () => { ghosts.mode = "search"; renderGhosts(s); } }, `Search from ${n}`),
-    el("button", { class: ghosts.mode === "guess" ? "big go" : "big", onclick: () => { ghosts.mode = "guess"; renderGhosts(s); } }, `Guess ${n}`)));
+  box.append(el("div", { class: "row", ...(ghosts.mode ? {} : { "data-next": "" }) },
+    el("button", { class: ghosts.mode === "search" ? "go" : ghosts.mode ? "" : "big", onclick: () => { ghosts.mode = "search"; renderGhosts(s); } }, `Search from ${n}`),
+    el("button", { class: ghosts.mode === "guess" ? "go" : ghosts.mode ? "" : "big", onclick: () => { ghosts.mode = "guess"; renderGhosts(s); } }, `Guess ${n}`)));
   if (ghosts.mode === "search") {
-    const lights = el("div", { class: "row lights" });
+    const lights = el("div", { class: "row lights", ...(ghostsArea(s) ? {} : { "data-next": "" }) }, "Flood:");
     for (const d of ["N", "E", "S", "W"]) {
       const name = `flood ${d}`;
-      lights.append(el("button", { class: ghosts.light === name ? "go" : "", onclick: () => { ghosts.light = name; renderGhosts(s); } }, `Flood ${d}`));
+      lights.append(el("button", { class: ghosts.light === name ? "go" : "", "aria-label": `Flood ${d}`, onclick: () => { ghosts.light = name; renderGhosts(s); } }, d));
     }
     for (const name of s.lights.filter((l) => l !== "flood")) {
       const borrowed = name !== me.flashlight;
       lights.append(el("button", { class: ghosts.light === name ? "go" : "", onclick: () => { ghosts.light = name; ghosts.turnAt = 0; renderGhosts(s); } },
         borrowed ? `${name} (a Hand)` : name));
     }
-    box.append(lights);
     const laid = ghostsPlacements();
-    if (laid.length > 1) box.append(el("button", { onclick: () => { ghosts.turnAt += 1; renderGhosts(s); } },
-      `Turn / move (${(ghosts.turnAt % laid.length) + 1} of ${laid.length})`));
-    if (ghosts.advice) {
-      const best = ghosts.advice.searches[0];
-      box.append(el("p", { class: "hint advice" }, ghosts.advice.why, " ",
-        el("button", { onclick: () => { ghosts.light = best.light; ghosts.turnAt = ghostsPlacements().indexOf(best); renderGhosts(s); } }, "Use it")));
-      ghosts.turnAt = Math.max(0, ghosts.turnAt);
-    }
     if (ghostsArea(s)) {
       const answer = (yes) => {
         const chosen = laid[ghosts.turnAt % laid.length];
@@ -162,13 +153,22 @@ function ghostsActions(s) {
         ghostsSend(command);
       };
       box.append(el("p", { class: "next" }, `${s.opponent}, a secret under the light?`),
-        el("div", { class: "row" }, el("button", { class: "big go", onclick: () => answer(true) }, "Yes"),
+        el("div", { class: "row", "data-next": "" }, el("button", { class: "big go", onclick: () => answer(true) }, "Yes"),
           el("button", { class: "big", onclick: () => answer(false) }, "No")));
+    }
+    box.append(lights);
+    if (laid.length > 1) box.append(el("button", { onclick: () => { ghosts.turnAt += 1; renderGhosts(s); } },
+      `Turn / move (${(ghosts.turnAt % laid.length) + 1} of ${laid.length})`));
+    if (ghosts.advice) {
+      const best = ghosts.advice.searches[0];
+      box.append(el("p", { class: "hint advice" }, ghosts.advice.why, " ",
+        el("button", { onclick: () => { ghosts.light = best.light; ghosts.turnAt = ghostsPlacements().indexOf(best); renderGhosts(s); } }, "Use it")));
+      ghosts.turnAt = Math.max(0, ghosts.turnAt);
     }
   }
   if (ghosts.mode === "guess") {
     box.append(el("p", { class: "next" }, `${s.opponent}, is ${n} one of your secrets?`));
-    const row = el("div", { class: "row" },
+    const row = el("div", { class: "row", "data-next": "" },
       el("button", { class: "big go", onclick: () => ghostsGuess(s, "haunt") }, "My haunt!"),
       el("button", { class: "big", onclick: () => ghostsGuess(s, "decoy") }, "A decoy"),
       el("button", { class: "big", onclick: () => ghostsGuess(s, "no") }, "Not a secret"));
@@ -228,7 +228,9 @@ function renderGhosts(s) {
   if (s.over) root.append(el("p", { class: "winner" }, s.winner ? `${s.winner} wins! ${s.ended}` : s.ended));
   else root.append(el("h2", {}, `${s.player}'s turn: asking ${s.opponent}`,
     s.chances ? el("span", { class: "dim" }, ` · likeliest haunt ${s.chances.best_guess} (${Math.round(s.chances.haunt[s.chances.best_guess] * 100)}%)`) : ""));
-  const layout = el("div", { class: "ghosts-grid" }, el("div", { class: "board" }, ghostsBoard(s), ghostsPlayers(s)),
+  const board = ghostsBoard(s);
+  if (!s.over && (!ghosts.picked || ghosts.mode === "reveal" || ghosts.mode === "discard")) board.setAttribute("data-next", "");
+  const layout = el("div", { class: "ghosts-grid" }, el("div", { class: "board" }, board, ghostsPlayers(s)),
     el("div", {}, s.last ? el("p", { class: "dim", "data-testid": "last-said" }, ghostsSaid(s, s.last)) : "",
       s.over ? "" : ghostsActions(s)));
   root.append(layout, ghostsMyView(s), ghostsEditor(s));

@@ -18,7 +18,7 @@ function mausSend(command) {
 
 function mausCard(c, attrs = {}) {
   const value = c.value === undefined ? "" : ` $${c.value}m${c.checked ? "" : "?"}`;
-  return el("button", { class: `card ${c.kind}`, "data-card": c.card, ...attrs }, el("b", {}, `#${c.card}`), ` ${c.name}${value}`);
+  return el("button", { class: `card ${c.kind}`, "data-card": c.card, ...attrs }, el("b", {}, `#${c.card}`), el("span", { class: "name" }, ` ${c.name}`), value);
 }
 
 function mausTapPublic(s, c) {
@@ -35,12 +35,12 @@ function mausTapPublic(s, c) {
 function mausPlayers(s) {
   const row = el("div", { class: "row maus-players", "data-testid": "maus-players" });
   s.players.forEach((p, i) => {
-    const pile = (title, cards, total) => el("div", { class: "pile" }, el("div", { class: "dim" }, title + (total === undefined ? "" : ` $${total}m`)),
+    const pile = (title, cards, total) => el("div", { class: "pile" }, el("span", { class: "dim" }, title + (total === undefined ? "" : ` $${total}m`)),
       el("div", { class: "cards" }, cards.length ? cards.map((c) => mausCard(c, {
         class: `card ${c.kind} ${maus.heirs.includes(c.card) ? "chosen" : ""}`, onclick: () => mausTapPublic(s, c) })) : el("span", { class: "dim" }, "—")));
     row.append(el("div", { class: `grave ${i === s.current ? "current" : ""}`, "data-player": p.name },
-      el("strong", {}, p.name), el("span", { class: "dim" }, ` · ${p.hand} in hand`),
-      el("div", { class: "total" }, `Mausoleum $${p.mausoleum_total}m`),
+      el("div", {}, el("strong", {}, p.name), el("span", { class: "dim" }, ` · ${p.hand} in hand · `),
+        el("span", { class: "total" }, `Mausoleum $${p.mausoleum_total}m`)),
       pile("Party", p.party), pile("Morgue", p.morgue, p.morgue_total), pile("Mausoleum", p.mausoleum, p.mausoleum_total),
       p.kept.length ? pile("In play", p.kept) : ""));
   });
@@ -52,8 +52,7 @@ function mausCentre(s) {
     class: `card grave ${maus.grave === c.card ? "chosen" : ""}`,
     onclick: () => { if (maus.card) return mausTapPublic(s, c); maus.grave = maus.grave === c.card ? null : c.card; renderMausoleum(s); } })));
   const top = s.discard_top ? ` (top: #${s.discard_top.card} ${s.discard_top.name})` : "";
-  return el("div", { class: "row centre" }, el("div", {}, el("div", { class: "dim" }, "Shop"), shop),
-    el("div", { class: "dim", "data-testid": "piles" }, `Deck ${s.deck} · Discard ${s.discard}${top}`));
+  return el("div", { class: "centre" }, el("div", { class: "dim", "data-testid": "piles" }, `Shop · deck ${s.deck} · discard ${s.discard}${top}`), shop);
 }
 
 function mausActions(s) {
@@ -61,7 +60,7 @@ function mausActions(s) {
   const me = s.players[s.current];
   if (s.phase === "played" || s.phase === "bought") {
     box.append(el("p", { class: "next" }, `${s.last}. ${me.name}: end your turn.`),
-      el("button", { class: "big go", onclick: () => mausSend({ type: "next_turn" }) }, "End turn"));
+      el("button", { class: "big go", "data-next": "", onclick: () => mausSend({ type: "next_turn" }) }, "End turn"));
     return box;
   }
   if (s.phase === "start") {
@@ -69,26 +68,26 @@ function mausActions(s) {
       const grave = s.cards[maus.grave - 1];
       const paid = maus.heirs.reduce((sum, h) => sum + (s.cards[h - 1].value || 0), 0);
       box.append(el("p", { class: "next" }, `Buy #${grave.card} ($${grave.value}m): tap the heirs in your morgue that pay ($${paid}m chosen).`),
-        el("button", { class: "big go", onclick: () => mausSend({ type: "buy", grave: maus.grave, heirs: maus.heirs }) }, "Buy and Bury"),
+        el("button", { class: "big go", "data-next": "", onclick: () => mausSend({ type: "buy", grave: maus.grave, heirs: maus.heirs }) }, "Buy and Bury"),
         el("button", { onclick: () => { mausReset(); renderMausoleum(s); } }, "Cancel"));
       return box;
     }
     box.append(el("p", { class: "next" }, `${me.name}: draw, or tap a grave in the shop to buy it.`),
-      el("div", { class: "row" }, el("button", { class: "big go", onclick: () => mausSend({ type: "draw", from: "deck" }) }, "Draw from the deck"),
+      el("div", { class: "row" }, el("button", { class: "big go", "data-next": "", onclick: () => mausSend({ type: "draw", from: "deck" }) }, "Draw from the deck"),
         s.discard_top ? el("button", { class: "big", onclick: () => mausSend({ type: "draw", from: "discard" }) }, `Take #${s.discard_top.card}`) : ""));
     return box;
   }
   // drew: which card is played
   if (!maus.card) {
     box.append(el("p", { class: "next" }, `${me.name}: tap the card you play.`),
-      el("div", { class: "cards pick", "data-testid": "playable" }, s.playable.map((n) => mausCard(s.cards[n - 1], {
+      el("div", { class: "cards pick", "data-testid": "playable", "data-next": "" }, s.playable.map((n) => mausCard(s.cards[n - 1], {
         onclick: () => { maus.card = n; renderMausoleum(s); } }))));
     return box;
   }
   const card = s.cards[maus.card - 1];
   box.append(el("p", {}, "Playing ", mausCard(card), " ", el("button", { onclick: () => { mausReset(); renderMausoleum(s); } }, "Another card")));
   if (card.kind === "heir") {
-    box.append(el("p", { class: "next" }, "Invite to whose party?"), el("div", { class: "row" },
+    box.append(el("p", { class: "next" }, "Invite to whose party?"), el("div", { class: "row", "data-next": "" },
       s.players.map((p) => el("button", { class: "big", onclick: () => mausSend({ type: "play", card: card.card, to: p.name }) }, p.name))));
   } else if (card.kind === "accident") {
     box.append(el("p", { class: "next" }, "Tap the heir it offs (at any party)."));
@@ -99,7 +98,7 @@ function mausActions(s) {
         el("button", { onclick: () => { maus.moves.push({ card: maus.moving, to }); maus.moving = null; renderMausoleum(s); } }, to.replace(":", " of ")))));
     } else {
       box.append(el("p", { class: "next" }, `Its effect: tap each card it moves (${maus.moves.length} so far), then:`),
-        el("div", { class: "row" }, el("button", { class: "big go", onclick: () => mausSend({ type: "play", card: card.card, moves: maus.moves }) }, "Done: discard it"),
+        el("div", { class: "row" }, el("button", { class: "big go", "data-next": "", onclick: () => mausSend({ type: "play", card: card.card, moves: maus.moves }) }, "Done: discard it"),
           el("button", { onclick: () => mausSend({ type: "play", card: card.card, moves: maus.moves, keep: true }) }, "Done: keep it in play")));
     }
   }
@@ -116,7 +115,7 @@ function mausCards(s) {
       el("td", {}, el("button", { onclick: () => api("/api/mausoleum/correct", { card: c.card, name: name.value, value: Number(value.value) }) }, "Save")));
   });
   const fold = el("details", { class: "cards-list", ...(maus.editing ? { open: "" } : {}) },
-    el("summary", {}, "The cards' values (correct them from your deck: kept for the next games)"), el("table", {}, rows));
+    el("summary", {}, "Card values"), el("div", { class: "cards-table" }, el("table", {}, rows)));
   fold.addEventListener("toggle", () => { maus.editing = fold.open; });
   return fold;
 }
@@ -126,9 +125,9 @@ function renderMausoleum(s) {
   root.replaceChildren();
   if (s.over) root.append(el("p", { class: "winner" }, `${s.winner} wins! ${s.last}`));
   else root.append(el("h2", {}, `${s.player}'s turn`, el("span", { class: "dim" }, ` · a mausoleum of $${s.win_at}m wins`)));
-  root.append(mausCentre(s));
-  if (!s.over) root.append(mausActions(s));
-  root.append(mausPlayers(s), mausCards(s));
+  // the players' piles beside what to do now, the shop and the piles
+  root.append(el("div", { class: "maus-grid" }, el("div", { class: "maus-left" }, mausPlayers(s), mausCards(s)),
+    el("div", { class: "maus-side" }, s.over ? "" : mausActions(s), mausCentre(s))));
 }
 
 $("#new-mausoleum").addEventListener("submit", (e) => {

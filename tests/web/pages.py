@@ -1,0 +1,49 @@
+"""The real page in headless Chromium: the kiosk opened on a served app, and the steps every browser test takes."""
+
+import contextlib
+import os
+from pathlib import Path
+
+from ..servers import serving
+
+SHOTS = Path(os.environ.get("COMPANION_SHOTS", Path(__file__).resolve().parents[2] / "build" / "screenshots"))
+
+
+@contextlib.contextmanager
+def kiosk(app, browser, width: int, height: int):
+    """``app`` served for real on 127.0.0.1, its kiosk page open in Chromium at width x height and live."""
+    srv = serving(app)
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(f"http://127.0.0.1:{srv.effective_port}/kiosk")
+        live(page)
+        yield page
+    finally:
+        page.close()
+        srv.close()
+
+
+def live(page):
+    page.wait_for_selector("#live.on", timeout=15000)  # a loaded 2-core machine: seconds, not a fault
+
+
+def open_setup(page):
+    """The New game panel: on the kiosk the Games menu (open by itself with no game on the table), on a phone the fold."""
+    if page.locator("#menu").count():
+        if page.locator("body.menu").count() == 0:
+            page.locator("#menu").click()
+    elif page.locator("#setup-details[open]").count() == 0:
+        page.locator("#setup-details summary").click()
+
+
+def choose_game(page, tab: str):
+    """The kiosk's Games menu at one game's tab (``new-bones``, ``new-sepulchre``, ...)."""
+    open_setup(page)
+    if page.locator("#tabs").count():
+        page.locator(f"#tabs button[data-tab={tab}]").click()
+
+
+def shoot(page, name, width, height):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": width, "height": height})
+    page.screenshot(path=str(SHOTS / f"{name}-{width}x{height}.png"))
