@@ -84,13 +84,16 @@ def test_dark_tomb_every_state_fits_the_kiosk(companion, browser):
         page.get_by_role("button", name="Start the demo Stage").click()
         page.wait_for_selector("[data-testid=map]")
         check_state(page, "tomb-character-turn")
-        companion.table.dispatch({"type": "next_turn"})
-        companion.table.dispatch({"type": "next_turn"})
+        page.get_by_role("button", name="Next turn (TURN)").click()  # brienne's turn played on the table
+        page.wait_for_selector("text=edric's turn")
+        page.get_by_role("button", name="Next turn (TURN)").click()
         page.wait_for_selector("text=the Stage turn")
         check_state(page, "tomb-stage-turn")
         page.get_by_role("button", name="Run the Stage turn").click()
         page.wait_for_selector("[data-testid=why]")
         check_state(page, "tomb-after-stage-turn")
+        page.get_by_role("button", name="Next turn (TURN)").click()
+        page.wait_for_selector("text=Round 2: brienne's turn")  # a whole round by touch
 
 
 def test_ghosts_every_state_fits_the_kiosk(companion, browser):
@@ -140,3 +143,63 @@ def test_a_room_started_by_touch_and_a_piece_dragged(companion, browser):
         page.wait_for_function("state.scenario.characters[0].pos.join() === '3,2'")
         assert companion.table.state.scenario.characters[0].pos == (3, 2)
         assert demo_stage()["characters"][0]["id"] == companion.table.state.scenario.characters[0].id
+
+
+def _after(page, companion, click) -> None:
+    """Click, then wait until the table has changed (the page's answer is the next snapshot)."""
+    before = companion.table.view()
+    click()
+    for _ in range(100):
+        if companion.table.view() != before:
+            page.wait_for_timeout(150)  # the page redraws from the live update
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the table did not change")
+
+
+def test_rolling_bones_played_to_a_win_by_touch_at_800x480(companion, browser):
+    with kiosk(companion.app, browser, 800, 480) as page:
+        choose_game(page, "new-bones")
+        page.fill("#players", "Ann, Bob")
+        page.fill("#target", "8")
+        page.locator("#new-bones button").click()
+        if page.locator("#confirm:not([hidden])").count():
+            page.get_by_role("button", name="Replace it").click()
+        page.wait_for_selector(".scores >> text=Bob")
+        for _ in range(400):
+            view = companion.table.view()
+            if view["winner"]:
+                break
+            turn = view["turn"]
+            if turn["phase"] == "throw":
+                _after(page, companion, page.get_by_role("button", name="Throw for me").click)
+            elif turn["phase"] == "over":
+                _after(page, companion, page.get_by_role("button", name="Next player (TURN)").click)
+            elif turn["can_bury"] and (turn["score"] >= 8 or not any(m["face"] != "gravestone" for m in turn["legal"])):
+                _after(page, companion, page.get_by_role("button", name=f"Bury ({turn['score']})").click)
+            elif page.locator("[data-testid=forced-slots] button").count():
+                _after(page, companion, page.locator("[data-testid=forced-slots] button").first.click)
+            elif page.locator("[data-testid=loose-dice] button.legal:not([title=gravestone])").count():
+                legal = page.locator("[data-testid=loose-dice] button.legal:not([title=gravestone])").first
+                if turn["legal"] and all(
+                    m["slot"] and m["slot"] != m["face"] for m in turn["legal"] if m["face"] != "hat"
+                ):
+                    legal.click()  # a wrong bone: its slots are offered next
+                    page.wait_for_selector("[data-testid=forced-slots] button")
+                else:
+                    _after(page, companion, legal.click)
+            else:  # nothing to lay: pay the dice asked and roll again
+                page.get_by_role("button", name=f"Pay {turn['next_cost']} and roll again…").click()
+                for k in range(turn["next_cost"]):
+                    page.locator("[data-testid=loose-dice] button").nth(k).click()
+                _after(
+                    page,
+                    companion,
+                    page.get_by_role(
+                        "button", name=f"Pay {turn['next_cost']}/{turn['next_cost']} and roll again"
+                    ).click,
+                )
+        winner = companion.table.view()["winner"]
+        assert winner in ("Ann", "Bob") and companion.table.view()["history"]
+        page.wait_for_selector(f"text={winner} wins!")
+        check_state(page, "bones-won", next_action=False)  # the game is over: the Games menu starts the next
