@@ -94,6 +94,12 @@ def test_dark_tomb_every_state_fits_the_kiosk(companion, browser):
         check_state(page, "tomb-after-stage-turn")
         page.get_by_role("button", name="Next turn (TURN)").click()
         page.wait_for_selector("text=Round 2: brienne's turn")  # a whole round by touch
+        assert page.locator("[data-testid=map] g.earlier line.move").count() >= 1  # round 1's moves, faded
+        assert "The Stage turn of round 1 (faded on the map)" in page.locator("#tomb").inner_text()
+        check_state(page, "tomb-round-2")
+        page.locator("[data-button=undo]").click()
+        page.wait_for_selector("text=Round 1: the Stage turn")
+        assert page.locator("[data-testid=map] g.earlier").count() == 0  # this round's moves again
 
 
 def test_ghosts_every_state_fits_the_kiosk(companion, browser):

@@ -86,7 +86,7 @@ class DarkTombRules:
             state,
             scenario=after,
             stage_done=True,
-            last_turn=turn.to_json(),
+            last_turn={**turn.to_json(), "round": state.round},  # the page says whose round its arrows are
             current=len([c for c in after.characters if c.alive]),
         )
         return new, {"type": "stage_turn", "rolls": turn.rolled}

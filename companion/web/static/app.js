@@ -390,16 +390,19 @@ function renderTomb(s) {
     return { x1, y1, x2: x2 - (x2 - x1) * back / d, y2: y2 - (y2 - y1) * back / d };
   };
   const last = s.last_turn;
+  const earlier = last && last.round !== s.round;  // a later round's heading: the last Stage turn's arrows, faded
   if (last) {
+    const arrows = svg("g", { class: earlier ? "earlier" : "", opacity: earlier ? 0.45 : 1 });
+    picture.append(arrows);
     for (const a of last.activations) {
       const [x1, y1] = centre(a.from), [x2, y2] = centre(a.to);
       if (x1 !== x2 || y1 !== y2) {
-        picture.append(svg("circle", { cx: x1, cy: y1, r: C * 0.3, fill: "none", stroke: "#f85149", "stroke-dasharray": "3" }));
-        picture.append(svg("line", { ...short(x1, y1, x2, y2), stroke: "#f85149", "stroke-width": 3, "marker-end": "url(#arrow)", class: "move" }));
+        arrows.append(svg("circle", { cx: x1, cy: y1, r: C * 0.3, fill: "none", stroke: "#f85149", "stroke-dasharray": "3" }));
+        arrows.append(svg("line", { ...short(x1, y1, x2, y2), stroke: "#f85149", "stroke-width": 3, "marker-end": "url(#arrow)", class: "move" }));
       }
       if (a.fled_to) {  // a flee: amber dots, its own head, from where the monster stood
         const [x3, y3] = centre(a.fled_to);
-        picture.append(svg("line", { ...short(x2, y2, x3, y3), stroke: "#e3a008", "stroke-width": 3, "stroke-dasharray": "2 5",
+        arrows.append(svg("line", { ...short(x2, y2, x3, y3), stroke: "#e3a008", "stroke-width": 3, "stroke-dasharray": "2 5",
           "stroke-linecap": "round", "marker-end": "url(#flee)", class: "flee" }));
       }
     }
@@ -448,6 +451,7 @@ function renderTomb(s) {
   sc.monsters.forEach((m) => hp.append(el("li", {}, `${m.id} (${label[m.id]}): ${m.hp < 1 ? "defeated" : `${m.hp} HP`}`)));
   side.append(hp);
   if (last) {
+    side.append(el("strong", {}, `The Stage turn of round ${last.round}${earlier ? " (faded on the map)" : ""}:`));
     const list = el("ol", { class: "why", "data-testid": "why" });
     list.append(el("li", {}, `Seismic d20: ${last.seismic.roll}${last.seismic.quake ? " — QUAKE! every character −1 HP" : ""}`));
     for (const a of last.activations) {
