@@ -26,7 +26,7 @@ test-all: venv
 
 ## The kiosk in Chromium at 800x480 and 1920x1080, every game's states the browser tests play: PNGs in build/screenshots/.
 screenshots: venv
-	COMPANION_SHOTS=$(CURDIR)/build/screenshots $(BIN)/python -m pytest -q tests/web/test_browser.py
+	COMPANION_SHOTS=$(CURDIR)/build/screenshots $(BIN)/python -m pytest -q tests/web/test_browser.py tests/web/test_kiosk_layout.py
 	@ls build/screenshots
 
 ## ruff (lint and format) and mypy, as configured in pyproject.toml (CI runs this).

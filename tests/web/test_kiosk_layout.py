@@ -209,3 +209,23 @@ def test_rolling_bones_played_to_a_win_by_touch_at_800x480(companion, browser):
         assert winner in ("Ann", "Bob") and companion.table.view()["history"]
         page.wait_for_selector(f"text={winner} wins!")
         check_state(page, "bones-won", next_action=False)  # the game is over: the Games menu starts the next
+
+
+def test_the_demo_stage_played_to_its_end_by_touch_at_800x480(companion, browser):
+    """The players' turns are played on the table; the page runs every Stage turn until the Stage ends."""
+    with kiosk(companion.app, browser, 800, 480) as page:
+        choose_game(page, "new-tomb")
+        page.get_by_role("button", name="Start the demo Stage").click()
+        page.wait_for_selector("[data-testid=map]")
+        for _ in range(200):
+            last = companion.table.view()["last_turn"] or {}
+            if last.get("party_defeated") or last.get("stage_complete"):
+                break
+            name = (
+                "Run the Stage turn"
+                if page.get_by_role("button", name="Run the Stage turn").count()
+                else "Next turn (TURN)"
+            )
+            _after(page, companion, page.get_by_role("button", name=name).click)
+        page.wait_for_selector("text=/The party is defeated|Stage complete!/")
+        check_state(page, "tomb-the-end", next_action=False)  # the Stage is over: the Games menu starts the next
