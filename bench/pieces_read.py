@@ -27,11 +27,13 @@ from bench.common import pin_one_core  # noqa: E402  (before numpy: it sets one 
 DATA = Path(__file__).resolve().parent / "data" / "pieces"
 
 
-def evaluate(folder: Path) -> dict:
-    from companion.vision.pieces import PIECE_TYPES, PieceReader, grave_of, load_graves, shapes
+def evaluate(folder: Path, flat: bool = True) -> dict:
+    """``flat``: a set whose graves.json is in board form is read on the board warped flat (its markers); else each
+    photo is read as it is, with its graves in that photo's pixels (the truth's ``graves_in_photo``)."""
+    from companion.vision.pieces import PIECE_TYPES, PieceReader, grave_of, graves_to_read, load_graves, shapes
 
     reader = PieceReader.enroll(folder / "enroll")
-    graves = load_graves(json.loads((folder / "graves.json").read_text()))
+    spec = json.loads((folder / "graves.json").read_text())
     areas = {t: [] for t in PIECE_TYPES}
     for label, row in zip(reader.labels, reader.features):
         areas[label].append(float(np.exp(row[0] * reader.scale[0] + reader.mean[0])))
@@ -41,10 +43,15 @@ def evaluate(folder: Path) -> dict:
         truth = json.loads(path.with_suffix(".json").read_text())
         image = cv2.imread(str(path))
         start = time.perf_counter()
-        reading = reader.read(image, graves)
+        scale = 1.0
+        if "graves_in_photo" in truth and not flat:
+            graves = load_graves(truth["graves_in_photo"], image)
+        else:
+            image, graves, scale = graves_to_read(spec, image)  # a board-form map: the board warped flat (timed too)
+        reading = reader.read(image, graves, scale)
         times.append((time.perf_counter() - start) * 1000)
         base = {g: {t: 0 for t in PIECE_TYPES} for g in graves}
-        for shape in shapes(image, reader.light):
+        for shape in shapes(image, reader.light, scale=scale):
             grave = grave_of(shape, graves)
             if grave:
                 kind = min(areas, key=lambda t: min(abs(np.log(shape.area * 0.25) - np.log(a)) for a in areas[t]))
@@ -93,7 +100,7 @@ def main() -> None:
     args = parser.parse_args()
     pin_one_core()
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
-    sets = [("dev", DATA / "dev"), ("heldout", DATA / "heldout")]
+    sets = [("dev", DATA / "dev"), ("heldout", DATA / "heldout"), ("tilted", DATA / "tilted")]
     if args.fresh:
         from bench.render.pieces_scene import write_set
 
@@ -111,6 +118,12 @@ def main() -> None:
             f"graves holding one: {r['overlaps']}, flagged {r['overlap_flagged']} (the rules want those unreadable)"
         )
         print(f"{'':8s} baseline (nearest enrolled area only): right {r['baseline_right']:.1%}")
+        if "board" in json.loads((folder / "graves.json").read_text()):
+            p = evaluate(folder, flat=False)
+            print(
+                f"{'':8s} read in the photo as taken (graves in its pixels, not warped flat): right {p['right']:.1%}, "
+                f"flagged {p['flagged']:.1%}, wrong {p['wrong']:.1%}; {p['ms']:.1f} ms"
+            )
 
 
 if __name__ == "__main__":

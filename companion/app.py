@@ -134,13 +134,14 @@ def _piece_reader(settings: dict[str, Any], demo: bool):
     if not graves_file:
         return None, board_camera
     try:
-        from .vision.pieces import PieceReader, load_graves
+        from .vision.pieces import PieceReader, graves_to_read
 
         reader = PieceReader.load(section.get("set", "demo"))
         spec = read_json(graves_file)
 
         def read(image):
-            return reader.read(image, load_graves(spec, image))
+            seen, graves, scale = graves_to_read(spec, image)  # a board map: the board warped flat, read there
+            return reader.read(seen, graves, scale), seen, scale
 
         return read, board_camera
     except (ImportError, CompanionError) as error:

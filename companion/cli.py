@@ -198,11 +198,10 @@ def pieces_enroll(args: argparse.Namespace) -> None:
 
 def pieces_read(args: argparse.Namespace) -> None:
     from .devices.camera import read_image
-    from .vision.pieces import PieceReader, load_graves
+    from .vision.pieces import PieceReader, graves_to_read
 
     reader = PieceReader.load(args.set)
-    image = read_image(args.image)
-    reading = reader.read(image, load_graves(read_json(args.graves), image))
+    reading = reader.read(*graves_to_read(read_json(args.graves), read_image(args.image)))  # the board warped flat
     if args.json:
         _print_json(reading)
         return

@@ -47,7 +47,7 @@ class Referee:
         reader: Callable[[Any], dict[str, Any]] | None = None,
         photo_dir: Path | None = None,
         annotate: Callable[[Any, dict], Any] | None = None,
-        piece_reader: Callable[[Any], dict[str, Any]] | None = None,
+        piece_reader: Callable[[Any], tuple[dict[str, Any], Any, float]] | None = None,  # (reading, image read, scale)
         board_camera=None,
     ):
         self.table = table
@@ -174,10 +174,12 @@ class Referee:
             raise DeviceError("no piece reader (enroll one: companion pieces enroll --set demo DIR)")
         self._say("reading the graves…", BUSY)
         image = _captured(self.board_camera)
-        reading = self.piece_reader(image)
+        # the image it read (the board warped flat, or the photo) and that image's px per px of the reading
+        reading, image, scale = self.piece_reader(image)
         if reading["unreadable"]:
             n = len(reading["unreadable"])
-            photo = self._save_photo(image, {"dice": [], "unreadable": reading["unreadable"]})
+            marks = [{**u, "center": [v * scale for v in u["center"]]} for u in reading["unreadable"]]
+            photo = self._save_photo(image, {"dice": [], "unreadable": marks})
             self._say(
                 f"{n} piece{'s' if n > 1 else ''} not readable (overlapping?): straighten and press again, "
                 "or count them on the page",

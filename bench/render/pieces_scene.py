@@ -102,7 +102,7 @@ def _paste(
     return wm[..., 0] > 0.5
 
 
-def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 2):
+def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 2, markers: bool = False):
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     base = np.array(rng.choice([(70, 80, 95), (60, 70, 60), (90, 90, 90), (50, 60, 80)]), np.float32)
@@ -168,6 +168,11 @@ def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 
             truth["graves"][grave][kind] += 1
         else:
             truth["outside"][kind] += 1
+    if markers:
+        for k, (mx, my) in MARKERS.items():  # printed on the board's corners (ArUco 4x4_50), a white margin round them
+            cv2.rectangle(img, (mx - 45, my - 45), (mx + 45, my + 45), (235, 235, 235), -1)
+            drawn = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), k, 70)
+            img[my - 35 : my + 35, mx - 35 : mx + 35] = drawn[..., None].astype(np.float32) * 0.9 + 10
     ramp = np.linspace(rng.uniform(0.75, 1.0), rng.uniform(0.9, 1.15), W, dtype=np.float32)[None, :, None]
     img *= ramp
     img += nrng.normal(0, rng.choice([2, 4, 7]), img.shape)
@@ -176,6 +181,30 @@ def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 
         photo = cv2.GaussianBlur(photo, (0, 0), 0.8)
     graves = {g: [[x0, y0], [x1, y0], [x1, y1], [x0, y1]] for g, (x0, y0, x1, y1) in GRAVES.items()}
     return photo, truth, graves
+
+
+MARKERS = {0: (50, 50), 1: (W - 50, 50), 2: (W - 50, H - 50), 3: (50, H - 50)}  # marker id: its centre, board px
+
+
+def tilted(photo: np.ndarray, seed: int, degrees: tuple[float, float] = (4, 15)) -> tuple[np.ndarray, np.ndarray]:
+    """The flat board as a camera tilted by some degrees (and a little higher or lower) sees it: the photo and
+    the board-to-photo homography. A pinhole camera turned about its centre: K R K^-1, then scaled to fit."""
+    rng = random.Random(seed * 7 + 1)
+    f = 1.1 * W  # px: about a 80-degree lens across the long side
+    k = np.array([[f, 0, W / 2], [0, f, H / 2], [0, 0, 1]])
+    tilt = np.radians(rng.uniform(*degrees))
+    axis = rng.uniform(0, 2 * np.pi)
+    rotation, _ = cv2.Rodrigues(np.array([np.cos(axis), np.sin(axis), 0.0]) * tilt)
+    matrix = k @ rotation @ np.linalg.inv(k)
+    corners = cv2.perspectiveTransform(np.array([[[0, 0], [W, 0], [W, H], [0, H]]], np.float64), matrix)[0]
+    # the whole board in the frame and centred, the camera a little higher than when enrolled
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    scale = min(W / (x1 - x0), H / (y1 - y0)) * rng.uniform(0.9, 0.98)
+    dx, dy = W / 2 - scale * (x0 + x1) / 2, H / 2 - scale * (y0 + y1) / 2
+    fit = np.array([[scale, 0, dx], [0, scale, dy], [0, 0, 1]])
+    matrix = fit @ matrix
+    table = tuple(float(v) for v in rng.choice([(40, 45, 50), (90, 70, 50), (120, 120, 115)]))
+    return cv2.warpPerspective(photo, matrix, (W, H), flags=cv2.INTER_LINEAR, borderValue=table), matrix
 
 
 def render_single(seed: int, kind: str):
@@ -191,11 +220,23 @@ def render_single(seed: int, kind: str):
     return photo[H // 2 - 210 : H // 2 + 210, W // 2 - 210 : W // 2 + 210]
 
 
-def write_set(out: Path, photos: int, first_seed: int, enroll_per_type: int = 0) -> None:
+def write_set(out: Path, photos: int, first_seed: int, enroll_per_type: int = 0, tilt: bool = False) -> None:
+    """Board photos with their truths and graves.json; ``tilt``: the camera tilted 4-15 degrees, the board's corner
+    markers printed, graves.json in board form, and each truth with its graves in that photo's pixels too."""
     out.mkdir(parents=True, exist_ok=True)
     for i in range(photos):
         seed = first_seed + i
-        photo, truth, graves = render_board(seed)
+        photo, truth, graves = render_board(seed, markers=tilt)
+        if tilt:
+            photo, matrix = tilted(photo, seed)
+            truth["graves_in_photo"] = {
+                g: cv2.perspectiveTransform(np.array([p], np.float64), matrix)[0].round(1).tolist()
+                for g, p in graves.items()
+            }
+            graves = {
+                "board": {"size": [W, H], "markers": {str(k): list(c) for k, c in MARKERS.items()}},
+                "graves": graves,
+            }
         cv2.imwrite(str(out / f"board-{seed:05d}.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, 88])
         (out / f"board-{seed:05d}.json").write_text(json.dumps(truth, indent=1))
         (out / "graves.json").write_text(json.dumps(graves, indent=1))
@@ -218,5 +259,8 @@ if __name__ == "__main__":
     p.add_argument("--photos", type=int, default=8)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--enroll", type=int, default=12)
+    p.add_argument(
+        "--tilt", action="store_true", help="a camera tilted 4-15 degrees; corner markers; board-form graves"
+    )
     a = p.parse_args()
-    write_set(a.out, a.photos, a.seed, a.enroll)
+    write_set(a.out, a.photos, a.seed, a.enroll, a.tilt)

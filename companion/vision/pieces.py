@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
+from .board import Board, marker_centres
 from .model_sets import enrollment_photos, load_set, save_set
 
 PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
@@ -50,12 +51,17 @@ AGREED_FIT = 0.95  # a solid type's least fit when its enrolled pieces all lie o
 AGREEMENT_WEIGHT = 5  # ... lowered by this many times their worst misfit to each other (to SOLID_FIT's least)
 
 
-def _mask(image: np.ndarray, light: bool = True) -> np.ndarray:
+def _mask(image: np.ndarray, light: bool = True, scale: float = 1.0) -> np.ndarray:
     """What is not board. A top-hat against a grey opening wider than any piece is thick keeps the
     board's own large areas (grave fields and their edges) out. ``light``: pieces lighter than the board
-    (a set learns which at enrollment; both at once would also find the dark gaps between pieces)."""
-    small = cv2.resize(image, None, fx=WORK, fy=WORK, interpolation=cv2.INTER_AREA)
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    (a set learns which at enrollment; both at once would also find the dark gaps between pieces). ``scale``: the
+    image's px per board px (a board warped flat may come at the working scale already)."""
+    small = (
+        image
+        if abs(scale - WORK) < 1e-6
+        else cv2.resize(image, None, fx=WORK / scale, fy=WORK / scale, interpolation=cv2.INTER_AREA)
+    )
+    gray = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (PIECE_WIDTH, PIECE_WIDTH))
     contrast = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT if light else cv2.MORPH_BLACKHAT, kernel).astype(np.int16)
     threshold = max(30.0, float(np.median(contrast)) * 3 + 15)
@@ -260,8 +266,8 @@ def _nearest_types(features: np.ndarray, labels: list[str], x: np.ndarray) -> li
     return sorted(best.items(), key=lambda kv: kv[1])
 
 
-def shapes(image: np.ndarray, light: bool = True, min_area: float = 150) -> list[Shape]:
-    return shapes_in_mask(_mask(image, light), min_area)
+def shapes(image: np.ndarray, light: bool = True, min_area: float = 150, scale: float = 1.0) -> list[Shape]:
+    return shapes_in_mask(_mask(image, light, scale), min_area)
 
 
 def shapes_in_mask(mask: np.ndarray, min_area: float = 150) -> list[Shape]:
@@ -531,12 +537,13 @@ class PieceReader:
             why = "half outside the frame"
         return [(blob, grave, kind, why)]
 
-    def read(self, image: np.ndarray, graves: dict[str, np.ndarray]) -> dict[str, Any]:
+    def read(self, image: np.ndarray, graves: dict[str, np.ndarray], scale: float = 1.0) -> dict[str, Any]:
+        """Each grave's pieces; ``scale``: the image's px per px of the graves (and of the centres reported)."""
         start = time.perf_counter()
         counts = {name: {t: 0 for t in PIECE_TYPES} for name in graves}
         outside = {t: 0 for t in PIECE_TYPES}
         unreadable = []
-        mask = _mask(image, self.light)
+        mask = _mask(image, self.light, scale)
         for blob in shapes_in_mask(mask):
             for shape, grave, kind, why in self._pieces_in(mask, blob, graves):
                 if kind is None:
@@ -643,6 +650,17 @@ def _lighter_than_board(image: np.ndarray) -> bool:
     return solidity(True) >= solidity(False)
 
 
+def graves_to_read(data: Any, image: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray], float]:
+    """The image the pieces are read in, its graves and its scale (px per px of the graves): the photo itself with
+    GRAVES.json's graves in photo pixels (1), or (GRAVES.json in board form, see board.py) the board warped flat
+    at the reader's working scale with its graves in board px (WORK: the warp makes the half-size image itself)."""
+    if isinstance(data, dict) and set(data) == {"board", "graves"}:
+        board = Board.from_json(data["board"])
+        graves = load_graves(data["graves"], np.zeros((board.size[1], board.size[0]), np.uint8))
+        return board.rectify(image, WORK), graves, WORK
+    return image, load_graves(data, image), 1.0
+
+
 def load_graves(data: Any, image: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """GRAVES.json: each grave a polygon [[x, y], ...] in image pixels, or {"aruco": [ids]} (marker centres)."""
     if not isinstance(data, dict) or not data:
@@ -652,7 +670,7 @@ def load_graves(data: Any, image: np.ndarray | None = None) -> dict[str, np.ndar
     for name, spec in data.items():
         if isinstance(spec, dict) and "aruco" in spec:
             if markers is None:
-                markers = _marker_centres(image)
+                markers = marker_centres(image)
             ids = spec["aruco"]
             missing = [i for i in ids if i not in markers] if isinstance(ids, list) else ids
             if not isinstance(ids, list) or len(ids) < 3 or missing:
@@ -686,13 +704,3 @@ def load_graves(data: Any, image: np.ndarray | None = None) -> dict[str, np.ndar
             if cv2.intersectConvexConvex(cv2.convexHull(polygon), frame)[0] <= 0:
                 raise BadInput(f"grave {name!r} lies outside the {w}x{h} photo: a map made for another camera?")
     return graves
-
-
-def _marker_centres(image: np.ndarray | None) -> dict[int, np.ndarray]:
-    if image is None:
-        return {}
-    detector = cv2.aruco.ArucoDetector(
-        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), cv2.aruco.DetectorParameters()
-    )
-    corners, ids, _ = detector.detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
-    return {} if ids is None else {int(i): c.reshape(4, 2).mean(axis=0) for i, c in zip(ids.ravel(), corners)}

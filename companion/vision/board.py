@@ -1,0 +1,100 @@
+"""The Sepulchre board seen square: its printed ArUco markers found in a photo and the photo warped so the board
+lies flat at one scale. A piece then has the same size and shape anywhere on the board however the camera is
+tilted or high, and the graves are given once, in board coordinates, for every photo.
+
+GRAVES.json in board form::
+
+    {"board": {"size": [W, H], "markers": {"0": [x, y], "1": [x, y], ...}},
+     "graves": {"north": [[x, y], ...], ...}}
+
+``size`` is the flat board in board pixels (choose them as the enrollment photos' pixels: a piece enrolled from
+a straight-down photo at that scale reads the same here); each marker is its centre there (ArUco 4x4_50).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ..errors import BadInput
+
+MIN_MARKERS = 4  # a homography needs four points; more are averaged by a least-squares fit
+MAX_SIDE = 8000  # board px: a bigger board is a typing slip (and a warp that size would fill the memory)
+DETECT_HALF = 1000  # px: photos at least this big on their short side are searched for markers at half size
+
+
+@dataclass(frozen=True)
+class Board:
+    size: tuple[int, int]  # the flat board, board px (width, height)
+    markers: dict[int, tuple[float, float]]  # marker id -> its centre on the board, board px
+
+    @classmethod
+    def from_json(cls, data: Any) -> Board:
+        if not isinstance(data, dict) or set(data) != {"size", "markers"}:
+            raise BadInput('"board" is {"size": [W, H], "markers": {"id": [x, y], ...}}')
+        size, markers = data["size"], data["markers"]
+        if not (_numbers(size, 2) and all(1 <= v <= MAX_SIDE for v in size)):
+            raise BadInput(f"board size: two numbers 1-{MAX_SIDE} (board px), not {size!r}")
+        if not isinstance(markers, dict) or len(markers) < MIN_MARKERS:
+            raise BadInput(f'board markers: at least {MIN_MARKERS}, as {{"id": [x, y]}}')
+        out = {}
+        for key, centre in markers.items():
+            if not (isinstance(key, str) and key.isdigit() and int(key) < 50):
+                raise BadInput(f"board marker {key!r}: an ArUco 4x4_50 id is a number 0-49")
+            if not _numbers(centre, 2):
+                raise BadInput(f"board marker {key}: its centre is [x, y] in board px")
+            out[int(key)] = (float(centre[0]), float(centre[1]))
+        return cls((int(size[0]), int(size[1])), out)
+
+    def homography(self, image: np.ndarray) -> np.ndarray:
+        """The photo-to-board homography from the markers the photo shows; a one-line error when too few show."""
+        seen = marker_centres(image, shrink=2)
+        if set(self.markers) - set(seen):  # one too small or too tilted to show at half size: look at every pixel
+            seen = marker_centres(image, shrink=1)
+        shared = sorted(set(seen) & set(self.markers))
+        if len(shared) < MIN_MARKERS:
+            missing = sorted(set(self.markers) - set(seen))
+            raise BadInput(f"board markers {missing} not seen in the photo: is a corner of the board covered?")
+        src = np.array([seen[i] for i in shared], np.float32)
+        dst = np.array([self.markers[i] for i in shared], np.float32)
+        matrix, _ = cv2.findHomography(src, dst, 0)
+        if matrix is None:
+            raise BadInput("the board's markers do not make a board (all on one line?)")
+        return matrix
+
+    def rectify(self, image: np.ndarray, scale: float = 1.0) -> np.ndarray:
+        """The photo warped so the board lies flat: ``size`` board px times ``scale``."""
+        to_scale = np.diag([scale, scale, 1.0])
+        size = (max(1, round(self.size[0] * scale)), max(1, round(self.size[1] * scale)))
+        return cv2.warpPerspective(
+            image, to_scale @ self.homography(image), size, flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        )
+
+
+def marker_centres(image: np.ndarray | None, shrink: int = 1) -> dict[int, np.ndarray]:
+    """Each ArUco 4x4_50 marker the photo shows, by id: its centre in photo pixels. ``shrink``: searched in the
+    photo made this many times smaller (faster; a photo under DETECT_HALF px is searched as it is)."""
+    if image is None:
+        return {}
+    detector = cv2.aruco.ArucoDetector(
+        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), cv2.aruco.DetectorParameters()
+    )
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    shrink = shrink if min(grey.shape) >= DETECT_HALF else 1
+    if shrink > 1:
+        grey = cv2.resize(grey, None, fx=1 / shrink, fy=1 / shrink, interpolation=cv2.INTER_AREA)
+    corners, ids, _ = detector.detectMarkers(grey)
+    if ids is None:
+        return {}
+    return {int(i): (c.reshape(4, 2).mean(axis=0) + 0.5) * shrink - 0.5 for i, c in zip(ids.ravel(), corners)}
+
+
+def _numbers(value: Any, n: int) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == n
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) for v in value)
+    )
