@@ -30,25 +30,25 @@ DATA = Path(__file__).resolve().parent / "data" / "pieces"
 def evaluate(folder: Path, flat: bool = True) -> dict:
     """``flat``: a set whose graves.json is in board form is read on the board warped flat (its markers); else each
     photo is read as it is, with its graves in that photo's pixels (the truth's ``graves_in_photo``)."""
-    from companion.vision.pieces import PIECE_TYPES, PieceReader, grave_of, graves_to_read, load_graves, shapes
+    from companion.vision.pieces import PIECE_TYPES, PieceReader, ToRead, grave_of, graves_to_read, load_graves, shapes
 
     reader = PieceReader.enroll(folder / "enroll")
     spec = json.loads((folder / "graves.json").read_text())
     areas = {t: [] for t in PIECE_TYPES}
     for label, row in zip(reader.labels, reader.features):
         areas[label].append(float(np.exp(row[0] * reader.scale[0] + reader.mean[0])))
-    right = flagged = wrong = base_right = total = clear_total = clear_right = overlap_flagged = 0
+    right = flagged = wrong = base_right = total = clear_total = clear_right = overlap_flagged = stray = 0
     times = []
     for path in sorted(folder.glob("board-*.jpg")):
         truth = json.loads(path.with_suffix(".json").read_text())
         image = cv2.imread(str(path))
         start = time.perf_counter()
-        scale = 1.0
         if "graves_in_photo" in truth and not flat:
-            graves = load_graves(truth["graves_in_photo"], image)
+            seen = ToRead(image, load_graves(truth["graves_in_photo"], image))
         else:
-            image, graves, scale = graves_to_read(spec, image)  # a board-form map: the board warped flat (timed too)
-        reading = reader.read(image, graves, scale)
+            seen = graves_to_read(spec, image)  # a board-form map: the board warped flat (timed too)
+        image, graves, scale = seen.image, seen.graves, seen.scale
+        reading = reader.read(*seen)
         times.append((time.perf_counter() - start) * 1000)
         base = {g: {t: 0 for t in PIECE_TYPES} for g in graves}
         for shape in shapes(image, reader.light, scale=scale):
@@ -56,6 +56,12 @@ def evaluate(folder: Path, flat: bool = True) -> dict:
             if grave:
                 kind = min(areas, key=lambda t: min(abs(np.log(shape.area * 0.25) - np.log(a)) for a in areas[t]))
                 base[grave][kind] += 1
+        if "graves_in_photo" not in truth or flat:  # the reading's centres are the truth's (board px)
+            laid = [q["center"] for q in truth["pieces"] + truth.get("overlaps", [])]
+            stray += sum(
+                all(np.hypot(u["center"][0] - x, u["center"][1] - y) > 90 for x, y in laid)
+                for u in reading["unreadable"]
+            )
         overlapped = {o["grave"] for o in truth.get("overlaps", [])}
         for name, counts in truth["graves"].items():
             total += 1
@@ -86,6 +92,7 @@ def evaluate(folder: Path, flat: bool = True) -> dict:
         "clear_right": clear_right / max(clear_total, 1),
         "overlaps": total - clear_total,
         "overlap_flagged": overlap_flagged,
+        "stray_flags": stray / len(times),
     }
 
 
@@ -115,7 +122,8 @@ def main() -> None:
         )
         print(
             f"{'':8s} graves with no deliberately overlapping pair: {r['clear']}, right {r['clear_right']:.1%}; "
-            f"graves holding one: {r['overlaps']}, flagged {r['overlap_flagged']} (the rules want those unreadable)"
+            f"graves holding one: {r['overlaps']}, flagged {r['overlap_flagged']} (the rules want those unreadable); "
+            f"flags at no piece {r['stray_flags']:.2f} a photo"
         )
         print(f"{'':8s} baseline (nearest enrolled area only): right {r['baseline_right']:.1%}")
         if "board" in json.loads((folder / "graves.json").read_text()):

@@ -140,8 +140,8 @@ def _piece_reader(settings: dict[str, Any], demo: bool):
         spec = read_json(graves_file)
 
         def read(image):
-            seen, graves, scale = graves_to_read(spec, image)  # a board map: the board warped flat, read there
-            return reader.read(seen, graves, scale), seen, scale
+            seen = graves_to_read(spec, image)  # a board map: the board warped flat, read there
+            return reader.read(*seen), seen.image, seen.scale
 
         return read, board_camera
     except (ImportError, CompanionError) as error:

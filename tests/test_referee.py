@@ -151,3 +151,27 @@ def test_a_camera_lost_at_a_press_says_so_as_its_watcher_does(tmp_path, pin_fact
         )
     finally:
         companion.close()
+
+
+def test_undertaker_reads_a_tilted_board_through_its_board_map(tmp_path, pin_factory, monkeypatch):
+    """[sepulchre] graves in board form: the board is warped flat, the flat board is the photo shown, ringed."""
+    import cv2
+
+    from companion.vision.pieces import PieceReader
+
+    tilted = Path(__file__).resolve().parents[1] / "bench" / "data" / "pieces" / "tilted"
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))
+    PieceReader.enroll(tilted / "enroll").save("flat")
+    settings = config.load()
+    settings["camera"]["folder"] = str(tilted / "board-00900.jpg")  # its south-west grave holds an overlapping pair
+    settings["sepulchre"].update({"graves": str(tilted / "graves.json"), "set": "flat"})
+    built = build(settings, pin_factory=pin_factory, instance=tmp_path / "instance", rng=random.Random(1))
+    try:
+        built.table.new_game("sepulchre", {"players": ["north", "south", "west", "east"]})
+        built.referee.request("undertaker")
+        assert built.referee.wait_idle(timeout=20)
+        assert built.referee.notice.startswith("1 piece not readable")  # the pair; the four markers are not pieces
+        shown = cv2.imread(str(Path(built.app.instance_path) / "photos" / built.table.desk()["graves_photo"]))
+        assert shown.shape[:2] == (540, 960)  # the board warped flat (at the reader's scale), not the tilted photo
+    finally:
+        built.close()

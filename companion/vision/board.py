@@ -23,6 +23,8 @@ from ..errors import BadInput
 
 MIN_MARKERS = 4  # a homography needs four points; more are averaged by a least-squares fit
 MAX_SIDE = 8000  # board px: a bigger board is a typing slip (and a warp that size would fill the memory)
+EDGE = 0.01  # of the board's short side: its edge, replaced by the board just inside it
+MARKER_MARGIN = 1.6  # a marker is painted over this many times its size: its printed white margin too
 DETECT_HALF = 1000  # px: photos at least this big on their short side are searched for markers at half size
 
 
@@ -51,32 +53,71 @@ class Board:
 
     def homography(self, image: np.ndarray) -> np.ndarray:
         """The photo-to-board homography from the markers the photo shows; a one-line error when too few show."""
-        seen = marker_centres(image, shrink=2)
+        return self._located(image)[0]
+
+    def _located(self, image: np.ndarray) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+        seen = markers_seen(image, shrink=2)
         if set(self.markers) - set(seen):  # one too small or too tilted to show at half size: look at every pixel
-            seen = marker_centres(image, shrink=1)
+            seen = markers_seen(image, shrink=1)
         shared = sorted(set(seen) & set(self.markers))
         if len(shared) < MIN_MARKERS:
             missing = sorted(set(self.markers) - set(seen))
             raise BadInput(f"board markers {missing} not seen in the photo: is a corner of the board covered?")
-        src = np.array([seen[i] for i in shared], np.float32)
+        src = np.array([seen[i].mean(axis=0) for i in shared], np.float32)
         dst = np.array([self.markers[i] for i in shared], np.float32)
         matrix, _ = cv2.findHomography(src, dst, 0)
         if matrix is None:
             raise BadInput("the board's markers do not make a board (all on one line?)")
-        return matrix
+        return matrix, {i: seen[i] for i in shared}
 
     def rectify(self, image: np.ndarray, scale: float = 1.0) -> np.ndarray:
-        """The photo warped so the board lies flat: ``size`` board px times ``scale``."""
-        to_scale = np.diag([scale, scale, 1.0])
+        """The photo warped so the board lies flat, ``size`` board px times ``scale``; its markers (and their
+        white margins) painted over in the board's colour around them, so they are never taken for pieces."""
+        matrix, corners = self._located(image)
+        matrix = np.diag([scale, scale, 1.0]) @ matrix
         size = (max(1, round(self.size[0] * scale)), max(1, round(self.size[1] * scale)))
-        return cv2.warpPerspective(
-            image, to_scale @ self.homography(image), size, flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        # a warp samples, it does not average: shrunk first by area (as the reader shrinks), then warped
+        shrink = 2 ** int(np.floor(np.log2(1 / scale))) if scale < 1 else 1
+        small = (
+            cv2.resize(image, None, fx=1 / shrink, fy=1 / shrink, interpolation=cv2.INTER_AREA) if shrink > 1 else image
+        )
+        half = (shrink - 1) / 2  # a small photo's px to the photo's (pixel centres)
+        to_small = np.array([[shrink, 0, half], [0, shrink, half], [0, 0, 1.0]])
+        flat = cv2.warpPerspective(small, matrix @ to_small, size, flags=cv2.INTER_LINEAR)
+        # the board's very edge mixes board and table in the photo: a light seam a piece's width long in places
+        edge = max(1, round(min(size) * EDGE))
+        flat = cv2.copyMakeBorder(flat[edge:-edge, edge:-edge], edge, edge, edge, edge, cv2.BORDER_REPLICATE)
+        for outline in corners.values():
+            square = cv2.perspectiveTransform(outline[None].astype(np.float64), matrix)[0]
+            centre = square.mean(axis=0)
+            _paint_over(
+                flat, centre + (square - centre) * MARKER_MARGIN, centre + (square - centre) * MARKER_MARGIN * 1.3
+            )
+        return flat
+
+
+def _paint_over(image: np.ndarray, inner: np.ndarray, outer: np.ndarray) -> None:
+    """``inner`` filled with the median colour of the ring between it and ``outer`` (the board beside it)."""
+    h, w = image.shape[:2]
+    ring = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(ring, [np.round(outer).astype(np.int32)], 255)
+    cv2.fillPoly(ring, [np.round(inner).astype(np.int32)], 0)
+    around = image[ring > 0]
+    if len(around):
+        colour = np.median(around.reshape(len(around), -1), axis=0)
+        cv2.fillPoly(
+            image, [np.round(inner).astype(np.int32)], colour.tolist() if image.ndim == 3 else float(colour[0])
         )
 
 
 def marker_centres(image: np.ndarray | None, shrink: int = 1) -> dict[int, np.ndarray]:
-    """Each ArUco 4x4_50 marker the photo shows, by id: its centre in photo pixels. ``shrink``: searched in the
-    photo made this many times smaller (faster; a photo under DETECT_HALF px is searched as it is)."""
+    """Each ArUco 4x4_50 marker the photo shows, by id: its centre in photo pixels."""
+    return {i: corners.mean(axis=0) for i, corners in markers_seen(image, shrink).items()}
+
+
+def markers_seen(image: np.ndarray | None, shrink: int = 1) -> dict[int, np.ndarray]:
+    """Each ArUco 4x4_50 marker the photo shows, by id: its four corners in photo pixels. ``shrink``: searched in
+    the photo made this many times smaller (faster; a photo under DETECT_HALF px is searched as it is)."""
     if image is None:
         return {}
     detector = cv2.aruco.ArucoDetector(
@@ -89,7 +130,7 @@ def marker_centres(image: np.ndarray | None, shrink: int = 1) -> dict[int, np.nd
     corners, ids, _ = detector.detectMarkers(grey)
     if ids is None:
         return {}
-    return {int(i): (c.reshape(4, 2).mean(axis=0) + 0.5) * shrink - 0.5 for i, c in zip(ids.ravel(), corners)}
+    return {int(i): (c.reshape(4, 2) + 0.5) * shrink - 0.5 for i, c in zip(ids.ravel(), corners)}
 
 
 def _numbers(value: Any, n: int) -> bool:

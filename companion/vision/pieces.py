@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -537,8 +537,12 @@ class PieceReader:
             why = "half outside the frame"
         return [(blob, grave, kind, why)]
 
-    def read(self, image: np.ndarray, graves: dict[str, np.ndarray], scale: float = 1.0) -> dict[str, Any]:
-        """Each grave's pieces; ``scale``: the image's px per px of the graves (and of the centres reported)."""
+    def read(
+        self, image: np.ndarray, graves: dict[str, np.ndarray], scale: float = 1.0, board_edge: bool = False
+    ) -> dict[str, Any]:
+        """Each grave's pieces; ``scale``: the image's px per px of the graves (and of the centres reported);
+        ``board_edge``: the image ends where the board does (warped flat): what is unknown there and outside
+        every grave is the board's margin between a grave and its edge, not a piece cut by the frame."""
         start = time.perf_counter()
         counts = {name: {t: 0 for t in PIECE_TYPES} for name in graves}
         outside = {t: 0 for t in PIECE_TYPES}
@@ -546,6 +550,8 @@ class PieceReader:
         mask = _mask(image, self.light, scale)
         for blob in shapes_in_mask(mask):
             for shape, grave, kind, why in self._pieces_in(mask, blob, graves):
+                if kind is None and board_edge and shape.at_border and grave is None:
+                    continue
                 if kind is None:
                     unreadable.append({"center": [round(shape.center[0], 1), round(shape.center[1], 1)], "why": why})
                     continue
@@ -650,15 +656,25 @@ def _lighter_than_board(image: np.ndarray) -> bool:
     return solidity(True) >= solidity(False)
 
 
-def graves_to_read(data: Any, image: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray], float]:
+class ToRead(NamedTuple):
+    """What the reader reads: an image, its graves, its px per px of the graves, and whether its edge is the
+    board's own (a board warped flat) rather than the camera's frame."""
+
+    image: np.ndarray
+    graves: dict[str, np.ndarray]
+    scale: float = 1.0
+    board_edge: bool = False
+
+
+def graves_to_read(data: Any, image: np.ndarray) -> ToRead:
     """The image the pieces are read in, its graves and its scale (px per px of the graves): the photo itself with
     GRAVES.json's graves in photo pixels (1), or (GRAVES.json in board form, see board.py) the board warped flat
     at the reader's working scale with its graves in board px (WORK: the warp makes the half-size image itself)."""
     if isinstance(data, dict) and set(data) == {"board", "graves"}:
         board = Board.from_json(data["board"])
         graves = load_graves(data["graves"], np.zeros((board.size[1], board.size[0]), np.uint8))
-        return board.rectify(image, WORK), graves, WORK
-    return image, load_graves(data, image), 1.0
+        return ToRead(board.rectify(image, WORK), graves, WORK, board_edge=True)
+    return ToRead(image, load_graves(data, image))
 
 
 def load_graves(data: Any, image: np.ndarray | None = None) -> dict[str, np.ndarray]:

@@ -47,10 +47,10 @@ def test_a_tilted_board_is_read_as_the_flat_one(reader, seed=31):
 def test_the_committed_tilted_set_reads_flat_and_its_centres_are_board_px(reader):
     spec = json.loads((TILTED / "graves.json").read_text())
     photo = cv2.imread(str(TILTED / "board-00900.jpg"))
-    image, graves, scale = graves_to_read(spec, photo)
-    assert image.shape[:2] == (540, 960) and scale == 0.5  # warped straight to the reader's working scale
+    seen = graves_to_read(spec, photo)
+    assert seen.image.shape[:2] == (540, 960) and seen.scale == 0.5  # warped straight to the reader's working scale
     truth = json.loads((TILTED / "board-00900.json").read_text())
-    reading = reader.read(image, graves, scale)
+    reading = reader.read(*seen)
     for overlap in truth["overlaps"]:  # reported where the flat board has it, in board px
         assert any(
             np.hypot(u["center"][0] - overlap["center"][0], u["center"][1] - overlap["center"][1]) < 90
@@ -104,3 +104,18 @@ def test_cli_reads_a_tilted_photo_with_a_board_map(run_cli, tmp_path, monkeypatc
     assert {g: c for g, c in reading["graves"].items() if g not in overlapped} == {
         g: c for g, c in truth["graves"].items() if g not in overlapped
     }
+
+
+def test_the_board_warped_flat_shows_no_piece_where_there_is_none(reader):
+    """Its markers, its edge and its graves' printed outlines are board: only the overlapping pairs are flagged."""
+    spec = json.loads((TILTED / "graves.json").read_text())
+    for truth_file in sorted(TILTED.glob("board-*.json")):
+        truth = json.loads(truth_file.read_text())
+        reading = reader.read(*graves_to_read(spec, cv2.imread(str(truth_file.with_suffix(".jpg")))))
+        pairs = [o["center"] for o in truth["overlaps"]]
+        assert all(
+            any(np.hypot(u["center"][0] - x, u["center"][1] - y) < 90 for x, y in pairs) for u in reading["unreadable"]
+        ), (
+            truth_file.name,
+            reading["unreadable"],
+        )
