@@ -321,6 +321,21 @@ def test_a_live_port_out_of_reach_falls_back_to_this_ports_stream(companion, bro
         page.wait_for_selector("text=Zed")
 
 
+def test_a_live_port_that_never_answers_falls_back_to_this_ports_stream(companion, browser):
+    import socket
+
+    silent = socket.socket()  # listens, so the connection opens, but never says a word
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    companion.app.extensions["live_port"] = silent.getsockname()[1]
+    try:
+        with kiosk(companion.app, browser, 800, 480) as page:  # live within 15 s: this port's /events after 4 s
+            companion.table.new_game("rolling-bones", {"players": ["Zed", "Yan"]})
+            page.wait_for_selector("text=Zed")
+    finally:
+        silent.close()
+
+
 def test_replacing_a_game_in_progress_asks_first_and_undo_brings_it_back(companion, browser):
     companion.table.new_game("rolling-bones", {"players": ["Ann", "Bob"]})
     companion.table.dispatch({"type": "roll", "faces": list(FACE_IDS)})

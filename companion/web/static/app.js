@@ -653,11 +653,13 @@ function connect(sameOrigin = false) {
   const url = livePort && !sameOrigin ? `${location.protocol}//${location.hostname}:${livePort}/events` : "/events";
   const source = new EventSource(url);
   let opened = false;
-  source.onopen = () => { opened = true; $("#live").className = "live on"; };
+  // a live port that never answers (a firewall dropping packets says no error for a long while): this port's stream
+  const wait = url !== "/events" ? setTimeout(() => { if (!opened) { source.close(); connect(true); } }, 4000) : null;
+  source.onopen = () => { opened = true; clearTimeout(wait); $("#live").className = "live on"; };
   source.onmessage = (e) => render(JSON.parse(e.data));
   source.onerror = () => {
     $("#live").className = "live off";  // a dropped stream reconnects by itself
-    if (!opened && url !== "/events") { source.close(); return connect(true); }  // live port unreachable: this port's stream
+    if (!opened && url !== "/events") { clearTimeout(wait); source.close(); return connect(true); }  // live port unreachable: this port's stream
     if (source.readyState === EventSource.CLOSED) pollThenReconnect();  // refused (the server is full): poll a while
   };
 }
