@@ -27,13 +27,19 @@ from bench.common import pin_one_core  # noqa: E402  (before numpy: it sets one 
 DATA = Path(__file__).resolve().parent / "data" / "pieces"
 
 
-def evaluate(folder: Path, flat: bool = True) -> dict:
+def evaluate(folder: Path, flat: bool = True, frames: bool = False) -> dict:
     """``flat``: a set whose graves.json is in board form is read on the board warped flat (its markers); else each
-    photo is read as it is, with its graves in that photo's pixels (the truth's ``graves_in_photo``)."""
+    photo is read as it is, with its graves in that photo's pixels (the truth's ``graves_in_photo``). ``frames``:
+    enrolled from the table camera's whole frames (enroll-frames/, each warped flat) instead of cut-out photos."""
+    from companion.vision.board import Board
     from companion.vision.pieces import PIECE_TYPES, PieceReader, ToRead, grave_of, graves_to_read, load_graves, shapes
 
-    reader = PieceReader.enroll(folder / "enroll")
     spec = json.loads((folder / "graves.json").read_text())
+    reader = (
+        PieceReader.enroll(folder / "enroll-frames", Board.from_json(spec["board"]))
+        if frames
+        else PieceReader.enroll(folder / "enroll")
+    )
     areas = {t: [] for t in PIECE_TYPES}
     for label, row in zip(reader.labels, reader.features):
         areas[label].append(float(np.exp(row[0] * reader.scale[0] + reader.mean[0])))
@@ -131,6 +137,13 @@ def main() -> None:
             print(
                 f"{'':8s} read in the photo as taken (graves in its pixels, not warped flat): right {p['right']:.1%}, "
                 f"flagged {p['flagged']:.1%}, wrong {p['wrong']:.1%}; {p['ms']:.1f} ms"
+            )
+        if (folder / "enroll-frames").is_dir():
+            f = evaluate(folder, frames=True)
+            print(
+                f"{'':8s} enrolled from the tilted camera's whole frames ({len(list((folder / 'enroll-frames').glob('*/*.jpg')))}, "
+                f"warped flat): right {f['right']:.1%}, flagged {f['flagged']:.1%}, wrong {f['wrong']:.1%}; "
+                f"flags at no piece {f['stray_flags']:.2f} a photo"
             )
 
 

@@ -191,7 +191,15 @@ def pieces_enroll(args: argparse.Namespace) -> None:
     from .vision.pieces import PieceReader
 
     safe_name(args.set)  # a bad name is said before a long enrollment, not after
-    reader = PieceReader.enroll(args.dir)
+    board = None
+    if args.graves:
+        from .vision.board import Board
+
+        spec = read_json(args.graves)
+        if not (isinstance(spec, dict) and set(spec) == {"board", "graves"}):
+            raise BadInput(f'{args.graves}: whole-frame enrollment needs a board map ({{"board": ..., "graves": ...}})')
+        board = Board.from_json(spec["board"])
+    reader = PieceReader.enroll(args.dir, board)
     folder = reader.save(args.set)
     print(f"enrolled {reader.photos} pieces from {args.dir} as set {args.set!r} ({folder})")
 
@@ -288,6 +296,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = psub.add_parser("enroll", help="learn the pieces from DIR/<type>/*.jpg (skull, ribs, pelvis, arm, leg)")
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--set", required=True)
+    p.add_argument(
+        "--graves",
+        metavar="GRAVES.json",
+        help="a board map: the photos are the table camera's whole frames, one piece on the board",
+    )
     p.set_defaults(run=pieces_enroll)
     p = psub.add_parser("read", help="count the pieces in each grave of a photo")
     p.add_argument("image", metavar="IMAGE")

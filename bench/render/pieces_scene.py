@@ -102,7 +102,11 @@ def _paste(
     return wm[..., 0] > 0.5
 
 
-def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 2, markers: bool = False):
+def render_board(
+    seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 2, markers: bool = False, kind: str | None = None
+):
+    """A board photo, its truth and its graves; ``kind``: every piece of that type (an enrollment frame)."""
+    only = kind
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     base = np.array(rng.choice([(70, 80, 95), (60, 70, 60), (90, 90, 90), (50, 60, 80)]), np.float32)
@@ -137,7 +141,7 @@ def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 
         truth["overlaps"].append({"center": [round(x + 15, 1), round(y + 10, 1)], "grave": grave})
     plans = [("grave", None)] * pieces + [("outside", None)] * outside
     for where, _ in plans:
-        kind = rng.choice(TYPES)
+        kind = only or rng.choice(TYPES)
         design = rng.randrange(12)
         mask, art = piece_mask(kind, design, rng.random() < 0.5)
         for _ in range(200):
@@ -183,6 +187,7 @@ def render_board(seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 
     return photo, truth, graves
 
 
+FRAMES_PER_TYPE = 3  # whole-frame enrollment photos a type (tilted sets)
 MARKERS = {0: (50, 50), 1: (W - 50, 50), 2: (W - 50, H - 50), 3: (50, H - 50)}  # marker id: its centre, board px
 
 
@@ -240,6 +245,16 @@ def write_set(out: Path, photos: int, first_seed: int, enroll_per_type: int = 0,
         cv2.imwrite(str(out / f"board-{seed:05d}.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, 88])
         (out / f"board-{seed:05d}.json").write_text(json.dumps(truth, indent=1))
         (out / "graves.json").write_text(json.dumps(graves, indent=1))
+    for kind in TYPES if tilt and enroll_per_type else ():  # whole frames from the tilted camera, the piece anywhere
+        folder = out / "enroll-frames" / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        for k in range(FRAMES_PER_TYPE):
+            seed = first_seed * 17 + TYPES.index(kind) * 100 + k
+            where = "grave" if k % 2 else "outside"
+            frame, _, _ = render_board(
+                seed, pieces=where == "grave", overlaps=0, outside=where == "outside", markers=True, kind=kind
+            )
+            cv2.imwrite(str(folder / f"{k:02d}.jpg"), tilted(frame, seed)[0], [cv2.IMWRITE_JPEG_QUALITY, 80])
     for kind in TYPES if enroll_per_type else ():
         folder = out / "enroll" / kind
         folder.mkdir(parents=True, exist_ok=True)

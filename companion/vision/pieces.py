@@ -321,15 +321,23 @@ class PieceReader:
     silhouettes: Silhouettes | None = None  # the enrolled pieces laid alike (sets saved before: None)
 
     @classmethod
-    def enroll(cls, folder: str | Path) -> PieceReader:
+    def enroll(cls, folder: str | Path, board: Board | None = None) -> PieceReader:
+        """Learn the pieces from DIR/<type>/*.jpg, one piece a photo: photos cut round the piece, taken straight
+        down at the reading's scale; or, given the board, the table camera's whole frames, the piece anywhere on
+        the board (each frame warped flat as the reading is, so the camera's tilt does not change the sizes)."""
         feats, labels = [], []
         pieces: list[tuple[str, Shape]] = []
-        light = None
-        for kind, path, image in enrollment_photos(folder, PIECE_TYPES, "piece"):
-            if light is None:
-                light = _lighter_than_board(image)
-            mask = _mask(image, light)
+        scale = WORK if board is not None else 1.0
+        photos = [
+            (kind, path, _flat(board, image, path) if board is not None else image)
+            for kind, path, image in enrollment_photos(folder, PIECE_TYPES, "piece")
+        ]
+        light = _lighter_than_board(photos[0][2]) if board is None else _lighter_in_frames([p for _, _, p in photos])
+        for kind, path, image in photos:
+            mask = _mask(image, light, scale)
             found = sorted(shapes_in_mask(mask), key=lambda s: -s.area)
+            if board is not None:
+                found = [f for f in found if not f.at_border]  # the flat board's edge: its margin, not a piece
             if not found:
                 raise BadInput(f"{path}: no piece found in the photo")
             if len(found) > 1 and found[1].area > 0.3 * found[0].area:
@@ -644,16 +652,34 @@ def _variants(mask: np.ndarray, piece: Shape) -> list[Shape]:
     return out
 
 
-def _lighter_than_board(image: np.ndarray) -> bool:
+def _lighter_than_board(image: np.ndarray, scale: float = 1.0) -> bool:
     """One piece on the board: the right polarity finds it as one solid blob, the wrong one as scraps."""
 
     def solidity(light: bool) -> float:
-        mask = _mask(image, light)
+        mask = _mask(image, light, scale)
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
         areas = stats[1:, cv2.CC_STAT_AREA] if n > 1 else np.array([0])
         return float(areas.max()) / max(1.0, float(areas.sum())) * float(areas.max())
 
     return solidity(True) >= solidity(False)
+
+
+def _lighter_in_frames(frames: list[np.ndarray]) -> bool:
+    """Whole frames warped flat, one piece on each: lighter or darker than the board, as the way that finds one
+    piece in more of them (the other finds the board's own darker fields and shadows, or scraps)."""
+
+    def one_piece(light: bool) -> int:
+        return sum(len([s for s in shapes(f, light, scale=WORK) if not s.at_border]) == 1 for f in frames)
+
+    return one_piece(True) >= one_piece(False)
+
+
+def _flat(board: Board, image: np.ndarray, path: Path) -> np.ndarray:
+    """An enrollment frame warped flat, or a one-line error naming the photo."""
+    try:
+        return board.rectify(image, WORK)
+    except BadInput as error:
+        raise BadInput(f"{path}: {error}") from None
 
 
 class ToRead(NamedTuple):
