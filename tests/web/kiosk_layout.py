@@ -6,6 +6,7 @@ from .pages import SHOTS
 SIZES = ((800, 480), (1024, 600), (1280, 720), (1920, 1080))  # the official 7" display to a television
 MIN_TEXT_PX = 18  # at 800x480; the page scales up from there
 
+NEXT_FRAMES = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 MEASURE = """(minPx) => {
   const doc = document.scrollingElement;
   const shown = (e) => { const r = e.getBoundingClientRect();
@@ -53,12 +54,13 @@ def measure(page) -> dict:
 def check_state(page, name: str, *, next_action: bool = True) -> None:
     """At each size: the page does not scroll, no text is under 18 px, and (unless the state waits on the table,
     not the screen) one next action is inside the viewport and no other control is bigger. A screenshot of each."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     problems = []
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(150)  # a relayout, and the root size that follows the viewport
-        page.screenshot(path=str(SHOTS / f"state-{name}-{width}x{height}.png"))
+        page.evaluate(NEXT_FRAMES)  # laid out again at the new size
+        if SHOTS is not None:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"state-{name}-{width}x{height}.png"))
         got = measure(page)
         where = f"{name} at {width}x{height}"
         if got["scrolls"]:

@@ -9,6 +9,7 @@ from companion.games.rolling_bones.dice import FACE_IDS
 from companion.web.tomb import demo_stage
 
 from ..servers import serving
+from .kiosk_layout import check_state
 from .pages import choose_game, kiosk, live, shoot
 
 
@@ -251,6 +252,7 @@ def test_a_four_player_ghosts_game_by_touch_at_800x480(companion, browser):
         page.get_by_role("button", name="My haunt!").click()
         page.wait_for_selector("text=Dan wins!")
         assert companion.table.view()["winner"] == "Dan"
+        check_state(page, "ghosts-won", next_action=False)  # over: the Games menu starts the next
         shoot(page, "kiosk-ghosts", 800, 480)
         shoot(page, "kiosk-ghosts", 1920, 1080)
 
@@ -287,8 +289,10 @@ def test_a_mausoleum_buy_and_bury_by_touch_at_800x480(companion, browser):
         page.wait_for_selector("[data-player=Ann] >> text=Morgue $5m")
         page.locator("[data-testid=shop] [data-card='42']").click()  # a $5m grave
         page.locator("[data-player=Ann] [data-card='9']").click()
+        check_state(page, "mausoleum-buying")
         page.get_by_role("button", name="Buy and Bury").click()
         page.wait_for_selector("[data-player=Ann] >> text=Mausoleum $5m")
+        check_state(page, "mausoleum-bought")
         page.get_by_role("button", name="End turn").click()
         page.wait_for_selector("text=Bob's turn")
         ann = table.state.seats[0]
@@ -392,6 +396,7 @@ def test_sepulchre_played_to_a_win_by_touch_alone_at_800x480(companion, browser)
         page.wait_for_selector("text=Ann wins!")
         # a rule the counts break is refused, and can be recorded anyway by touch
         assert companion.table.view()["winner"] == "Ann"
+        check_state(page, "sepulchre-won", next_action=False)
         shoot(page, "kiosk-sepulchre-by-touch", 800, 480)
 
 

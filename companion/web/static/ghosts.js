@@ -87,17 +87,19 @@ function ghostsBoard(s) {
 }
 
 function ghostsPlayers(s) {
-  const row = el("div", { class: "row ghost-players", "data-testid": "ghost-players" });
+  // a row a player: secrets held, shown, the abilities left (used ones struck through), its flashlight
+  const table = el("table", { class: "scores ghost-players", "data-testid": "ghost-players" },
+    el("tr", { class: "dim" }, el("td", {}, ""), el("td", {}, "held"), el("td", {}, "shown"), el("td", {}, "abilities"), el("td", { class: "light" }, "light")));
   s.players.forEach((p, i) => {
     const used = (on, label) => el("span", { class: on ? "used" : "ready" }, label);
-    row.append(el("div", { class: `grave ${i === s.current ? "current" : ""} ${p.out ? "out" : ""}` },
-      el("div", {}, el("strong", {}, p.name), el("span", { class: "dim" }, ` · ${p.held} held · ${p.flashlight}`)),
-      el("div", { class: "abilities" }, used(p.vanish, "Vanish"), used(p.raven, "Raven"),
-        used(p.hands >= 2, p.hands >= 2 ? "Hands" : `${2 - p.hands} Hand${p.hands ? "" : "s"}`)),
-      p.revealed.length ? el("div", { class: "dim" }, `revealed ${p.revealed.join(", ")}`) : "",
-      p.out ? el("div", { class: "flag" }, "out of turns: still answers") : ""));
+    table.append(el("tr", { class: `${i === s.current ? "current" : ""} ${p.out ? "out" : ""}`, title: p.out ? "out of turns: still answers" : "" },
+      el("td", {}, p.name), el("td", {}, p.held), el("td", {}, p.revealed.join(", ") || "–"),
+      el("td", { class: "abilities" }, used(p.vanish, "Vanish"), " ", used(p.raven, "Raven"), " ",
+        used(p.hands >= 2, p.hands >= 2 ? "Hands" : `${2 - p.hands} Hand${p.hands ? "" : "s"}`),
+        p.out ? el("span", { class: "flag" }, " out") : ""),
+      el("td", { class: "light" }, p.flashlight)));
   });
-  return row;
+  return table;
 }
 
 function ghostsGuess(s, answer, extra = {}) {
