@@ -25,6 +25,7 @@ MIN_MARKERS = 4  # a homography needs four points; more are averaged by a least-
 MAX_SIDE = 8000  # board px: a bigger board is a typing slip (and a warp that size would fill the memory)
 EDGE = 0.01  # of the board's short side: its edge, replaced by the board just inside it
 MARKER_MARGIN = 1.6  # a marker is painted over this many times its size: its printed white margin too
+LOOK_AROUND = 4  # marker sides: how far from its guessed place a marker missed at half size is looked for
 DETECT_HALF = 1000  # px: photos at least this big on their short side are searched for markers at half size
 
 
@@ -57,18 +58,44 @@ class Board:
 
     def _located(self, image: np.ndarray) -> tuple[np.ndarray, dict[int, np.ndarray]]:
         seen = markers_seen(image, shrink=2)
-        if set(self.markers) - set(seen):  # one too small or too tilted to show at half size: look at every pixel
-            seen = markers_seen(image, shrink=1)
+        missing = set(self.markers) - set(seen)
+        if missing:  # too small or too tilted to show at half size: every pixel, where the others say it lies
+            seen.update(self._looked_closer(image, seen, missing))
         shared = sorted(set(seen) & set(self.markers))
         if len(shared) < MIN_MARKERS:
-            missing = sorted(set(self.markers) - set(seen))
-            raise BadInput(f"board markers {missing} not seen in the photo: is a corner of the board covered?")
+            unseen = sorted(set(self.markers) - set(seen))
+            raise BadInput(f"board markers {unseen} not seen in the photo: is a corner of the board covered?")
         src = np.array([seen[i].mean(axis=0) for i in shared], np.float32)
         dst = np.array([self.markers[i] for i in shared], np.float32)
         matrix, _ = cv2.findHomography(src, dst, 0)
         if matrix is None:
             raise BadInput("the board's markers do not make a board (all on one line?)")
         return matrix, {i: seen[i] for i in shared}
+
+    def _looked_closer(
+        self, image: np.ndarray, seen: dict[int, np.ndarray], missing: set[int]
+    ) -> dict[int, np.ndarray]:
+        """The missing markers searched at full size round where the markers found place them (an affine guess
+        from three or more; the whole photo when fewer were found, or one is not where guessed)."""
+        known = [i for i in seen if i in self.markers]
+        if len(known) < 3:
+            return markers_seen(image, shrink=1)
+        board = np.array([self.markers[i] for i in known], np.float32)
+        photo = np.array([seen[i].mean(axis=0) for i in known], np.float32)
+        guess, _ = cv2.estimateAffine2D(board, photo)
+        if guess is None:
+            return markers_seen(image, shrink=1)
+        side = float(np.median([np.linalg.norm(seen[i][0] - seen[i][1]) for i in known]))
+        reach = int(LOOK_AROUND * side)
+        found = {}
+        for i in missing:
+            x, y = (guess @ np.array([*self.markers[i], 1.0])).astype(int)
+            x0, y0 = max(0, x - reach), max(0, y - reach)
+            near = markers_seen(image[y0 : y + reach, x0 : x + reach], shrink=1)
+            if i not in near:
+                return markers_seen(image, shrink=1)
+            found[i] = near[i] + np.array([x0, y0], np.float32)
+        return found
 
     def rectify(self, image: np.ndarray, scale: float = 1.0) -> np.ndarray:
         """The photo warped so the board lies flat, ``size`` board px times ``scale``; its markers (and their
@@ -99,15 +126,19 @@ class Board:
 def _paint_over(image: np.ndarray, inner: np.ndarray, outer: np.ndarray) -> None:
     """``inner`` filled with the median colour of the ring between it and ``outer`` (the board beside it)."""
     h, w = image.shape[:2]
-    ring = np.zeros((h, w), np.uint8)
-    cv2.fillPoly(ring, [np.round(outer).astype(np.int32)], 255)
-    cv2.fillPoly(ring, [np.round(inner).astype(np.int32)], 0)
-    around = image[ring > 0]
+    x0, y0 = np.clip(np.floor(outer.min(axis=0)).astype(int), 0, [w, h])
+    x1, y1 = np.clip(np.ceil(outer.max(axis=0)).astype(int) + 1, 0, [w, h])
+    if x1 <= x0 or y1 <= y0:
+        return
+    box = image[y0:y1, x0:x1]  # a view: painting it paints the image
+    ring = np.zeros(box.shape[:2], np.uint8)
+    cv2.fillPoly(ring, [np.round(outer - [x0, y0]).astype(np.int32)], 255)
+    cv2.fillPoly(ring, [np.round(inner - [x0, y0]).astype(np.int32)], 0)
+    around = box[ring > 0]
     if len(around):
         colour = np.median(around.reshape(len(around), -1), axis=0)
-        cv2.fillPoly(
-            image, [np.round(inner).astype(np.int32)], colour.tolist() if image.ndim == 3 else float(colour[0])
-        )
+        fill = colour.tolist() if image.ndim == 3 else float(colour[0])
+        cv2.fillPoly(box, [np.round(inner - [x0, y0]).astype(np.int32)], fill)
 
 
 def marker_centres(image: np.ndarray | None, shrink: int = 1) -> dict[int, np.ndarray]:
