@@ -52,11 +52,9 @@ class Board:
             out[int(key)] = (float(centre[0]), float(centre[1]))
         return cls((int(size[0]), int(size[1])), out)
 
-    def homography(self, image: np.ndarray) -> np.ndarray:
-        """The photo-to-board homography from the markers the photo shows; a one-line error when too few show."""
-        return self._located(image)[0]
-
     def _located(self, image: np.ndarray) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+        """The photo-to-board homography from the markers the photo shows, and their corners; a one-line error
+        when too few show."""
         seen = markers_seen(image, shrink=2)
         missing = set(self.markers) - set(seen)
         if missing:  # too small or too tilted to show at half size: every pixel, where the others say it lies
