@@ -7,9 +7,10 @@ import pytest
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium, headless, driven by Playwright (a test dependency, never skipped when chromium is here)."""
+    """Debian's Chromium, headless, driven by Playwright (a test dependency, never skipped when chromium is here);
+    one a test module, as before session 23: with one for the whole session a page twice never went live in CI."""
     if CHROMIUM is None:
         if os.environ.get("CI"):
             raise RuntimeError("CI must install Debian's chromium for the browser tests (.ci/run does)")
