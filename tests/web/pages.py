@@ -44,6 +44,15 @@ def choose_game(page, tab: str):
         page.locator(f"#tabs button[data-tab={tab}]").click()
 
 
+def start_by_touch(page, tab: str, **fields: str):
+    """A new game started from the Games menu: ``tab``'s fields filled (``players="Ann, Bob"`` fills
+    ``#players``; underscores are dashes), then its Start button pressed."""
+    choose_game(page, tab)
+    for field, value in fields.items():
+        page.fill("#" + field.replace("_", "-"), value)
+    page.locator(f"#{tab} button").click()
+
+
 def shoot(page, name, width, height):
     if SHOTS is None:
         return

@@ -10,7 +10,7 @@ from companion.web.tomb import demo_stage
 
 from ..servers import serving
 from .kiosk_layout import check_state
-from .pages import choose_game, kiosk, live, shoot
+from .pages import choose_game, kiosk, live, shoot, start_by_touch
 
 
 @pytest.fixture
@@ -146,9 +146,7 @@ def test_rolling_bones_from_a_replayed_photo(photo_companion, browser):
 def test_a_sepulchre_game_from_the_page(server, page, companion):
     page.goto(server + "/kiosk")
     live(page)
-    choose_game(page, "new-sepulchre")
-    page.fill("#sep-players", "Ann, Bob")
-    page.locator("#new-sepulchre button").click()
+    start_by_touch(page, "new-sepulchre", sep_players="Ann, Bob")
     page.wait_for_selector("[data-testid=graves] >> text=Ann")
     companion.table.dispatch({"type": "observe", "graves": {"Ann": {"skull": 1, "ribs": 1}}})
     page.wait_for_selector("text=in progress: 1 skull, 1 ribs")
@@ -220,10 +218,7 @@ def test_the_dice_are_taught_from_three_photos_of_the_sheet(sheet_companion, bro
 
 def test_a_four_player_ghosts_game_by_touch_at_800x480(companion, browser):
     with kiosk(companion.app, browser, 800, 480) as page:
-        choose_game(page, "new-ghosts")
-        page.fill("#ghost-players", "Ann, Bob, Cat, Dan")
-        page.fill("#ghost-first", "12, 40, 7, 33")
-        page.locator("#new-ghosts button").click()
+        start_by_touch(page, "new-ghosts", ghost_players="Ann, Bob, Cat, Dan", ghost_first="12, 40, 7, 33")
         page.wait_for_selector("text=Bob's turn: asking Cat")  # 40 is the highest first card
         # Bob searches: plays 23, the Flood Light West; Cat says no
         page.locator("[data-tombstone='23']").click()
@@ -273,9 +268,7 @@ def test_a_flashlight_shape_is_entered_by_tapping_its_squares(companion, browser
 def test_a_mausoleum_buy_and_bury_by_touch_at_800x480(companion, browser):
     table = companion.table
     with kiosk(companion.app, browser, 800, 480) as page:
-        choose_game(page, "new-mausoleum")
-        page.fill("#maus-players", "Ann, Bob")
-        page.locator("#new-mausoleum button").click()
+        start_by_touch(page, "new-mausoleum", maus_players="Ann, Bob")
         page.wait_for_selector("text=Ann's turn")
         for command in (  # Ann invites heir #9 ($5m), Bob offs it into her morgue
             {"type": "draw", "from": "deck"},
@@ -345,9 +338,7 @@ def test_replacing_a_game_in_progress_asks_first_and_undo_brings_it_back(compani
     companion.table.dispatch({"type": "roll", "faces": list(FACE_IDS)})
     with kiosk(companion.app, browser, 800, 480) as page:
         assert "inert" in page.locator("[data-button=seismic]").get_attribute("class")  # no Stage turn here
-        choose_game(page, "new-sepulchre")
-        page.fill("#sep-players", "Cat, Dan")
-        page.locator("#new-sepulchre button").click()
+        start_by_touch(page, "new-sepulchre", sep_players="Cat, Dan")
         page.get_by_role("button", name="Keep playing").click()
         assert companion.table.game == "rolling-bones"
         page.locator("#new-sepulchre button").click()
@@ -377,9 +368,7 @@ def test_a_forced_wrong_bone_is_said_and_its_slots_offered_as_buttons(companion,
 
 def test_sepulchre_played_to_a_win_by_touch_alone_at_800x480(companion, browser):
     with kiosk(companion.app, browser, 800, 480) as page:
-        choose_game(page, "new-sepulchre")
-        page.fill("#sep-players", "Ann, Bob")
-        page.locator("#new-sepulchre button").click()
+        start_by_touch(page, "new-sepulchre", sep_players="Ann, Bob")
         page.wait_for_selector("[data-testid=graves] >> text=Ann")
         for skeleton in range(3):
             page.locator("[data-testid=graves-by-touch-open]").click()

@@ -5,7 +5,7 @@ from companion.games.rolling_bones.dice import FACE_IDS
 from companion.web.tomb import demo_stage
 
 from .kiosk_layout import check_state
-from .pages import choose_game, kiosk
+from .pages import choose_game, kiosk, start_by_touch
 
 
 def test_rolling_bones_every_state_fits_the_kiosk(companion, browser):
@@ -119,9 +119,7 @@ def test_ghosts_every_state_fits_the_kiosk(companion, browser):
 
 def test_mausoleum_every_state_fits_the_kiosk(companion, browser):
     with kiosk(companion.app, browser, 800, 480) as page:
-        choose_game(page, "new-mausoleum")
-        page.fill("#maus-players", "Ann, Bob, Cat")
-        page.locator("#new-mausoleum button").click()
+        start_by_touch(page, "new-mausoleum", maus_players="Ann, Bob, Cat")
         page.wait_for_selector("text=Ann's turn")
         check_state(page, "mausoleum-turn")
         companion.table.dispatch({"type": "draw", "from": "deck"})
@@ -165,10 +163,7 @@ def _after(page, companion, click) -> None:
 
 def test_rolling_bones_played_to_a_win_by_touch_at_800x480(companion, browser):
     with kiosk(companion.app, browser, 800, 480) as page:
-        choose_game(page, "new-bones")
-        page.fill("#players", "Ann, Bob")
-        page.fill("#target", "8")
-        page.locator("#new-bones button").click()
+        start_by_touch(page, "new-bones", players="Ann, Bob", target="8")
         if page.locator("#confirm:not([hidden])").count():
             page.get_by_role("button", name="Replace it").click()
         page.wait_for_selector(".scores >> text=Bob")
