@@ -66,3 +66,4 @@ photo-sets: venv
 	@echo 'bench/data/dice/blender* need Blender: see bench/render/blender_dice.py and docs/vision.md (blender: --photos 12 --seed 100 --enroll 4 --samples 20; blender-ivory: --photos 4 --seed 300 --enroll 3 --style 1 --colouring ivory; blender-style2: --photos 4 --seed 700 --enroll 3 --style 2; blender-table: --photos 4 --seed 1500 --enroll 3 --style 2 --colouring black --table-camera; blender-framed: --photos 4 --seed 1100 --enroll 3 --style 3 --samples 20; blender-diagonal: --photos 4 --seed 1300 --enroll 3 --style 4 --samples 20)'
 	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/heldout --photos 4 --seed 700 --enroll 12
 	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/tilted --photos 8 --seed 900 --enroll 12 --tilt
+	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/touching --photos 8 --seed 1100 --enroll 12 --touching 4

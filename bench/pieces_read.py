@@ -113,7 +113,7 @@ def main() -> None:
     args = parser.parse_args()
     pin_one_core()
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
-    sets = [("dev", DATA / "dev"), ("heldout", DATA / "heldout"), ("tilted", DATA / "tilted")]
+    sets = [(name, DATA / name) for name in ("dev", "heldout", "tilted", "touching")]
     if args.fresh:
         from bench.render.pieces_scene import write_set
 

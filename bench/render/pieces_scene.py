@@ -2,7 +2,8 @@
 
 Covers: five piece types as flat cut-out shapes in 12 designs (colour, pattern,
 size and proportions vary per design), mirrored limbs, any rotation, pieces
-outside every grave, overlapping pairs (to be reported unreadable), a board
+outside every grave, overlapping pairs (to be reported unreadable), pieces
+laid against another (touching: each to be counted), a board
 with four grave areas, light gradients, noise, slight perspective and blur.
 Does not cover: real printed art, glare on glossy card, pieces standing up.
 """
@@ -103,9 +104,16 @@ def _paste(
 
 
 def render_board(
-    seed: int, pieces: int = 24, overlaps: int = 1, outside: int = 2, markers: bool = False, kind: str | None = None
+    seed: int,
+    pieces: int = 24,
+    overlaps: int = 1,
+    outside: int = 2,
+    markers: bool = False,
+    kind: str | None = None,
+    touching: int = 0,
 ):
-    """A board photo, its truth and its graves; ``kind``: every piece of that type (an enrollment frame)."""
+    """A board photo, its truth and its graves; ``kind``: every piece of that type (an enrollment frame);
+    ``touching``: pieces laid against another in its grave (outlines touching, neither under the other)."""
     only = kind
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
@@ -121,8 +129,11 @@ def render_board(
         "outside": {t: 0 for t in TYPES},
         "pieces": [],
         "overlaps": [],
+        "touching": [],
     }
     occupied = np.zeros((H, W), bool)
+    laid = np.zeros((H, W), bool)  # the pieces alone, without the room kept round them
+    crossed = np.zeros((H, W), bool)  # where the overlapping pairs lie
     # the overlapping pairs first, so that there is room for them
     for _ in range(overlaps):  # two pieces lying across each other, inside a grave
         grave = rng.choice(list(GRAVES))
@@ -138,6 +149,7 @@ def render_board(
             mask, art = piece_mask(kind, rng.randrange(12), False)
             _paste(img, mask, art, rng.randrange(12), x + k * 30, y + k * 20, rng.uniform(0, 360))
         occupied[max(0, int(y) - 120) : int(y) + 140, max(0, int(x) - 120) : int(x) + 150] = True
+        crossed[max(0, int(y) - 120) : int(y) + 140, max(0, int(x) - 120) : int(x) + 150] = True
         truth["overlaps"].append({"center": [round(x + 15, 1), round(y + 10, 1)], "grave": grave})
     plans = [("grave", None)] * pieces + [("outside", None)] * outside
     for where, _ in plans:
@@ -165,13 +177,12 @@ def render_board(
                 break
         else:
             continue
-        occupied |= _paste(img, mask, art, design, x, y, angle)
-        occupied |= footprint
-        truth["pieces"].append({"type": kind, "center": [round(x, 1), round(y, 1)], "grave": grave})
-        if grave:
-            truth["graves"][grave][kind] += 1
-        else:
-            truth["outside"][kind] += 1
+        on = _paste(img, mask, art, design, x, y, angle)
+        occupied |= on | footprint
+        laid |= on
+        _record(truth, kind, x, y, grave)
+    for _ in range(touching):
+        _lay_against(img, truth, laid, crossed, rng, only)
     if markers:
         for k, (mx, my) in MARKERS.items():  # printed on the board's corners (ArUco 4x4_50), a white margin round them
             cv2.rectangle(img, (mx - 45, my - 45), (mx + 45, my + 45), (235, 235, 235), -1)
@@ -185,6 +196,48 @@ def render_board(
         photo = cv2.GaussianBlur(photo, (0, 0), 0.8)
     graves = {g: [[x0, y0], [x1, y0], [x1, y1], [x0, y1]] for g, (x0, y0, x1, y1) in GRAVES.items()}
     return photo, truth, graves
+
+
+def _record(truth: dict, kind: str, x: float, y: float, grave: str | None) -> None:
+    truth["pieces"].append({"type": kind, "center": [round(x, 1), round(y, 1)], "grave": grave})
+    if grave:
+        truth["graves"][grave][kind] += 1
+    else:
+        truth["outside"][kind] += 1
+
+
+TOUCH = 4  # px: a piece laid against another comes this close to it, or closer (never over it)
+
+
+def _lay_against(
+    img: np.ndarray, truth: dict, laid: np.ndarray, crossed: np.ndarray, rng: random.Random, only: str | None
+) -> None:
+    """One more piece in a grave, against a piece already there: within TOUCH px of it, over none, and clear of
+    the overlapping pairs (``crossed``)."""
+    neighbours = [p for p in truth["pieces"] if p["grave"]]
+    if not neighbours:
+        return
+    kind, design = only or rng.choice(TYPES), rng.randrange(12)
+    mask, art = piece_mask(kind, design, rng.random() < 0.5)
+    size = mask.shape[0]
+    near = cv2.dilate(laid.astype(np.uint8), np.ones((2 * TOUCH + 1, 2 * TOUCH + 1), np.uint8)) > 0
+    for _ in range(400):
+        other = rng.choice(neighbours)
+        x0, y0, x1, y1 = GRAVES[other["grave"]]
+        x, y = other["center"][0] + rng.uniform(-150, 150), other["center"][1] + rng.uniform(-150, 150)
+        if not (x0 + 70 < x < x1 - 70 and y0 + 70 < y < y1 - 70):
+            continue
+        angle = rng.uniform(0, 360)
+        m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
+        m[0, 2] += x - size / 2
+        m[1, 2] += y - size / 2
+        on = cv2.warpAffine(mask, m, (W, H)) > 127
+        if (on & laid).any() or not (on & near).any() or (on & crossed).any():
+            continue
+        laid |= _paste(img, mask, art, design, x, y, angle)
+        _record(truth, kind, x, y, other["grave"])
+        truth["touching"].append({"center": [round(x, 1), round(y, 1)], "against": other["center"]})
+        return
 
 
 FRAMES_PER_TYPE = 3  # whole-frame enrollment photos a type (tilted sets)
@@ -225,13 +278,15 @@ def render_single(seed: int, kind: str):
     return photo[H // 2 - 210 : H // 2 + 210, W // 2 - 210 : W // 2 + 210]
 
 
-def write_set(out: Path, photos: int, first_seed: int, enroll_per_type: int = 0, tilt: bool = False) -> None:
+def write_set(
+    out: Path, photos: int, first_seed: int, enroll_per_type: int = 0, tilt: bool = False, touching: int = 0
+) -> None:
     """Board photos with their truths and graves.json; ``tilt``: the camera tilted 4-15 degrees, the board's corner
     markers printed, graves.json in board form, and each truth with its graves in that photo's pixels too."""
     out.mkdir(parents=True, exist_ok=True)
     for i in range(photos):
         seed = first_seed + i
-        photo, truth, graves = render_board(seed, markers=tilt)
+        photo, truth, graves = render_board(seed, markers=tilt, touching=touching)
         if tilt:
             photo, matrix = tilted(photo, seed)
             truth["graves_in_photo"] = {
@@ -277,5 +332,6 @@ if __name__ == "__main__":
     p.add_argument(
         "--tilt", action="store_true", help="a camera tilted 4-15 degrees; corner markers; board-form graves"
     )
+    p.add_argument("--touching", type=int, default=0, help="pieces a board laid against another in its grave")
     a = p.parse_args()
-    write_set(a.out, a.photos, a.seed, a.enroll, a.tilt)
+    write_set(a.out, a.photos, a.seed, a.enroll, a.tilt, a.touching)

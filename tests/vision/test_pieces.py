@@ -188,16 +188,25 @@ def test_a_piece_cut_by_the_photos_edge_is_flagged_so(reader, graves, board):
     assert near and all(u["why"] == "half outside the frame" for u in near)
 
 
-def rendered_board(seed):
+def rendered_board(seed, touching=0):
     """A board from the bench renderer as its sets are written (JPEG, quality 88), and its truth."""
     from bench.render.pieces_scene import render_board
 
-    photo, truth, _ = render_board(seed)
+    photo, truth, _ = render_board(seed, touching=touching)
     return cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])[1], cv2.IMREAD_COLOR), truth
 
 
 def flags_in(reading, grave):
     return [u for u in reading["unreadable"] if cv2.pointPolygonTest(grave, tuple(u["center"]), False) >= 0]
+
+
+def test_pieces_laid_against_each_other_are_never_miscounted(reader, graves):
+    """Touching pieces join in one blob: counted or flagged, a grave never silently wrong (issue 34)."""
+    photo, truth = rendered_board(1104, touching=4)
+    assert len(truth["touching"]) == 4
+    reading = reader.read(photo, graves)
+    for name, counts in truth["graves"].items():
+        assert reading["graves"][name] == counts or flags_in(reading, graves[name]), name
 
 
 @pytest.mark.slow
