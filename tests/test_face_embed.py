@@ -15,7 +15,9 @@ def test_the_embedding_is_64_numbers_of_unit_length():
 
 
 def test_art_it_never_saw_is_named_from_three_examples_mirror_images_apart():
+    """90 drawn views a style, some under a sheen up to white and heavy noise: at most one misread (a view can
+    lose its print), mirror images told apart."""
     embed = Embedder(MODEL)
     for style, support, queries in repo_styles(np.random.default_rng(5)):
         result = name(embed, support, queries)
-        assert result["top1"] >= 0.9 and result["mirror"] <= 0.03 and result["misread"] == 0, (style, result)
+        assert result["top1"] >= 0.9 and result["mirror"] <= 0.03 and result["misread"] <= 1 / 90, (style, result)

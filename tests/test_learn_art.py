@@ -25,7 +25,14 @@ def test_a_view_is_a_normalised_patch_of_the_pictogram():
     art = family(11)
     patch = view(art["left-hand"], rng, dark_die=True)
     assert patch.shape == (PATCH, PATCH) and abs(float(patch.mean())) < 1e-3 and abs(float(patch.std()) - 1) < 0.01
-    # two views of one face are nearer each other than a view of its mirror image
-    a, b = view(art["left-hand"], rng, dark_die=True), view(art["left-hand"], rng, dark_die=True)
-    m = view(art["right-hand"], rng, dark_die=True)
-    assert float((a * b).mean()) > float((a * m).mean())
+    # views of one face are nearer each other than to views of its mirror image, on average (one view may lie
+    # under a sheen up to white)
+    same = [
+        (view(art["left-hand"], rng, dark_die=True) * view(art["left-hand"], rng, dark_die=True)).mean()
+        for _ in range(10)
+    ]
+    mirrored = [
+        (view(art["left-hand"], rng, dark_die=True) * view(art["right-hand"], rng, dark_die=True)).mean()
+        for _ in range(10)
+    ]
+    assert np.mean(same) > np.mean(mirrored) + 0.03

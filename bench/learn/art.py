@@ -8,8 +8,8 @@ as the repo's renderers do: the embedding must learn to tell pictograms apart, n
 know ours, so our art (bench/render/glyphs.py) can be held out whole.
 
 ``view`` turns a pictogram into a grey face patch as the reader would cut it: dark or light
-dice, ink of some contrast, shading across the face, a highlight, blur, noise, JPEG, and the
-cut a little off (turn, size, shift), upright to within a few degrees.
+dice, ink of some contrast, shading across the face, a highlight or a sheen up to white, blur,
+noise, JPEG, and the cut a little off (turn, size, shift), upright to within a few degrees.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from companion.games.rolling_bones.dice import FACE_IDS, FACES
+from companion.vision.embedding import normalise
 
 SIZE = 96  # pictograms are drawn on a 96x96 canvas
 PATCH = 32  # the face patch the embedding sees (px)
@@ -108,6 +109,12 @@ def view(mask: np.ndarray, rng: np.random.Generator, size: int = PATCH, dark_die
     if rng.random() < 0.4:  # a highlight on a glossy top
         c = rng.uniform(0.2, 0.8, size=2)
         face += rng.uniform(20, 90) * np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / rng.uniform(0.005, 0.05))
+    if rng.random() < 0.35:  # a lamp's sheen over part of a glossy top, print and body alike, up to white
+        angle = rng.uniform(0, 2 * np.pi)
+        along = np.cos(angle) * (xx - 0.5) + np.sin(angle) * (yy - 0.5)
+        edge, soft = rng.uniform(-0.4, 0.4), rng.uniform(0.05, 0.4)
+        face += rng.uniform(40, 220) / (1 + np.exp(-(along - edge) / soft))
+    face = np.minimum(face, 255)  # the camera saturates
     scene = _surroundings(face, body, rng)
     # the cut: the top face's corners, each a little off, turned a little, squared up to SIZE
     c0 = CONTEXT
@@ -166,9 +173,3 @@ def _surroundings(face: np.ndarray, body: float, rng: np.random.Generator) -> np
     inside = top > 0
     scene[c0:c1, c0:c1][inside] = face[inside]
     return scene
-
-
-def normalise(patch: np.ndarray) -> np.ndarray:
-    """Zero mean, unit spread: what the embedding is fed, whatever the die's colour and the light."""
-    patch = patch.astype(np.float32)
-    return (patch - patch.mean()) / (patch.std() + 1e-3)

@@ -42,7 +42,7 @@ VARIANTS = tuple(
     for dt, s in ((0, 1.0), (4, 0.96), (-4, 1.04))
 )
 LOOK_AROUND = ((0.07, 0.0), (-0.07, 0.0), (0.0, 0.07), (0.0, -0.07))  # a die not clear at its spot: cut here too
-SET_VERSION = 2  # sets stored by the correlation reader (version 1) are enrolled again
+SET_VERSION = 3  # older sets are enrolled again: 1, the correlation reader's; 2, faces cut before normalise()
 
 
 class Decision(NamedTuple):

@@ -25,7 +25,7 @@ def kiosk(app, browser, width: int, height: int):
 
 
 def live(page):
-    page.wait_for_selector("#live.on", timeout=15000)  # a loaded 2-core machine: seconds, not a fault
+    page.wait_for_selector("#live.on", timeout=30000)  # a loaded 2-core machine: seconds, not a fault
 
 
 def open_setup(page):

@@ -12,6 +12,7 @@ let tombBrush = ".";
 let paying = false;     // tapping dice chooses them to pay instead of laying them
 let forcedFace = null;     // Rolling Bones: the die chosen to go in a wrong slot, waiting for its slot
 let picked = null;         // Dark Tomb editor: a piece tapped, waiting for the cell to move it to
+const KIOSK = document.body.classList.contains("kiosk");  // the table's screen (its header also holds the buttons)
 
 const SHORT = (face) => face.replace("left-", "L ").replace("right-", "R ").replace("upper-arm", "upper arm")
   .replace("lower-leg", "lower leg");
@@ -68,8 +69,7 @@ function render(s) {
   state = s;
   const ref = s.referee || {};
   $("#status").className = `pill ${ref.status || "ready"}`;
-  const narrow = document.body.classList.contains("kiosk");  // the kiosk's header also holds the buttons
-  $("#status").textContent = { ready: "ready", busy: "busy", look: narrow ? "check" : "needs a look", error: "error" }[ref.status] || "ready";
+  $("#status").textContent = { ready: "ready", busy: "busy", look: KIOSK ? "check" : "needs a look", error: "error" }[ref.status] || "ready";
   $("#notice").textContent = ref.notice || "";
   if (s.access) lastAccess = s.access;  // the live server's snapshots are the same for every page: no access
   const access = lastAccess;
@@ -82,7 +82,7 @@ function render(s) {
     b.classList.toggle("inert", b.dataset.button in inert);  // still pressable: the answer is the hint
     b.title = inert[b.dataset.button] || "";
   }
-  $("#title").textContent = (narrow && s.game === "ghosts" ? "Ghosts" : TITLES[s.game]) || "Crypt Companion";
+  $("#title").textContent = (KIOSK && s.game === "ghosts" ? "Ghosts" : TITLES[s.game]) || "Crypt Companion";
   $("#mausoleum").hidden = s.game !== "mausoleum";
   if (s.game === "mausoleum" && typeof renderMausoleum === "function") renderMausoleum(s);
   $("#ghosts").hidden = s.game !== "ghosts";
@@ -561,7 +561,7 @@ function sepulchreByTouch() {
 function startGame(game, setup) {
   // a game in progress is replaced only when the table says so (and UNDO brings it back)
   const go = () => api("/api/new-game", { game, setup }).then((d) => {
-    if (d) { if (!document.body.classList.contains("kiosk")) $("#setup-details").open = false; menuOpen = false; render(state); }
+    if (d) { if (!KIOSK) $("#setup-details").open = false; menuOpen = false; render(state); }
     return d;
   });
   if (!state || !state.game || !state.actions || state.over || state.winner) return go();
