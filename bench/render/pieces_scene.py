@@ -86,16 +86,21 @@ def piece_mask(kind: str, design: int, mirror: bool, scale: float = 1.0) -> tupl
     return mask, art
 
 
+def _placed(canvas: np.ndarray, x: float, y: float, angle: float) -> np.ndarray:
+    """A piece's own square canvas (mask or art) turned ``angle`` degrees and centred at (x, y) on the board."""
+    size = canvas.shape[0]
+    m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
+    m[0, 2] += x - size / 2
+    m[1, 2] += y - size / 2
+    return cv2.warpAffine(canvas, m, (W, H))
+
+
 def _paste(
     img: np.ndarray, mask: np.ndarray, art: np.ndarray, design: int, x: float, y: float, angle: float
 ) -> np.ndarray:
     body, ink = DESIGNS[design]
-    size = mask.shape[0]
-    m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
-    m[0, 2] += x - size / 2
-    m[1, 2] += y - size / 2
-    wm = cv2.warpAffine(mask, m, (W, H)).astype(np.float32)[..., None] / 255
-    wa = cv2.warpAffine(art, m, (W, H)).astype(np.float32)[..., None] / 255
+    wm = _placed(mask, x, y, angle).astype(np.float32)[..., None] / 255
+    wa = _placed(art, x, y, angle).astype(np.float32)[..., None] / 255
     shadow = cv2.GaussianBlur(np.roll(wm[..., 0], (6, 5), axis=(0, 1)), (0, 0), 4)[..., None]
     img[:] = img * (1 - 0.35 * shadow)
     colour = np.array(body, np.float32) * (1 - wa) + np.array(ink, np.float32) * wa
@@ -167,12 +172,7 @@ def render_board(
                 if any(gx0 - 90 < x < gx1 + 90 and gy0 - 90 < y < gy1 + 90 for gx0, gy0, gx1, gy1 in GRAVES.values()):
                     continue
             angle = rng.uniform(0, 360)
-
-            size = mask.shape[0]
-            m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
-            m[0, 2] += x - size / 2
-            m[1, 2] += y - size / 2
-            footprint = cv2.dilate(cv2.warpAffine(mask, m, (W, H)), np.ones((25, 25), np.uint8)) > 0
+            footprint = cv2.dilate(_placed(mask, x, y, angle), np.ones((25, 25), np.uint8)) > 0
             if not (footprint & occupied).any():
                 break
         else:
@@ -219,7 +219,6 @@ def _lay_against(
         return
     kind, design = only or rng.choice(TYPES), rng.randrange(12)
     mask, art = piece_mask(kind, design, rng.random() < 0.5)
-    size = mask.shape[0]
     near = cv2.dilate(laid.astype(np.uint8), np.ones((2 * TOUCH + 1, 2 * TOUCH + 1), np.uint8)) > 0
     for _ in range(400):
         other = rng.choice(neighbours)
@@ -228,10 +227,7 @@ def _lay_against(
         if not (x0 + 70 < x < x1 - 70 and y0 + 70 < y < y1 - 70):
             continue
         angle = rng.uniform(0, 360)
-        m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
-        m[0, 2] += x - size / 2
-        m[1, 2] += y - size / 2
-        on = cv2.warpAffine(mask, m, (W, H)) > 127
+        on = _placed(mask, x, y, angle) > 127
         if (on & laid).any() or not (on & near).any() or (on & crossed).any():
             continue
         laid |= _paste(img, mask, art, design, x, y, angle)
