@@ -14,7 +14,7 @@ SHOTS = Path(os.environ["COMPANION_SHOTS"]) if os.environ.get("COMPANION_SHOTS")
 def kiosk(app, browser, width: int, height: int):
     """``app`` served for real on 127.0.0.1, its kiosk page open in Chromium at width x height and live."""
     srv = serving(app)
-    page = browser.new_page(viewport={"width": width, "height": height})
+    page = watched(browser.new_page(viewport={"width": width, "height": height}))
     try:
         page.goto(f"http://127.0.0.1:{srv.effective_port}/kiosk")
         live(page)
@@ -24,8 +24,26 @@ def kiosk(app, browser, width: int, height: int):
         srv.close()
 
 
+def watched(page):
+    """``page`` with its console errors and failed requests kept, for `live` to tell why a page never went live."""
+    seen = []
+    page.on("console", lambda message: message.type == "error" and seen.append(f"console: {message.text}"))
+    page.on("pageerror", lambda error: seen.append(f"script error: {error}"))
+    page.on("requestfailed", lambda request: seen.append(f"failed: {request.url} {request.failure}"))
+    page.companion_seen = seen
+    return page
+
+
 def live(page):
-    page.wait_for_selector("#live.on", timeout=30000)  # a loaded 2-core machine: seconds, not a fault
+    from playwright.sync_api import TimeoutError as Timeout
+
+    try:
+        page.wait_for_selector("#live.on", timeout=30000)  # a loaded 2-core machine: seconds, not a fault
+    except Timeout:
+        now = page.evaluate("({ready: document.readyState, live: document.querySelector('#live')?.className})")
+        raise AssertionError(
+            f"the page never went live in 30 s: {now}; {getattr(page, 'companion_seen', '?')}"
+        ) from None
 
 
 def open_setup(page):

@@ -10,7 +10,7 @@ from companion.web.tomb import demo_stage
 
 from ..servers import serving
 from .kiosk_layout import check_state
-from .pages import choose_game, kiosk, live, shoot, start_by_touch
+from .pages import choose_game, kiosk, live, shoot, start_by_touch, watched
 
 
 @pytest.fixture
@@ -23,7 +23,7 @@ def server(companion):
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
+    page = watched(context.new_page())
     yield page
     context.close()
 
@@ -412,3 +412,21 @@ def test_a_throw_entered_by_touch_is_recorded(companion, browser):
         page.get_by_role("button", name="Record this throw (18 dice)").click()
         page.wait_for_selector("[data-testid=loose-dice]")
         assert sorted(companion.table.state.turn.loose) == sorted(FACE_IDS)
+
+
+def test_a_page_whose_first_state_request_fails_still_goes_live(server, page, companion):
+    """The kiosk's Chromium can start before the server answers: the page tries again, never stays dead."""
+    failed = []
+
+    def first_fails(route):
+        if not failed:
+            failed.append(route.request.url)
+            return route.abort("connectionrefused")
+        return route.continue_()
+
+    page.route("**/api/state", first_fails)
+    page.goto(server + "/kiosk")
+    live(page)
+    assert failed, "the first /api/state was refused"
+    companion.table.new_game("rolling-bones", {"players": ["Zed", "Yan"]})
+    page.wait_for_selector("text=Zed")

@@ -669,4 +669,19 @@ function pollThenReconnect() {
   setTimeout(() => { clearInterval(poll); connect(); }, 15000);
 }
 
-refresh().then(connect);
+// The kiosk's browser can start before the server answers, or a first answer can be lost: try again, a little
+// later each time, until the page has the state; only then open the live stream (it needs the live port).
+async function start() {
+  for (let wait = 500; ; wait = Math.min(wait * 2, 8000)) {
+    try {
+      await refresh();
+      return connect();
+    } catch (error) {
+      console.error("the table's state did not load; trying again:", error);
+      $("#live").className = "live off";
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+start();
