@@ -48,12 +48,14 @@ bench: venv
 	$(BIN)/python bench/memory.py
 	$(BIN)/python bench/soak.py --minutes 2
 
-## Train the dice reader's two networks side by side, one core each (45 minutes; dev only: torch, the `train` extra).
+## Train the dice reader's networks: embedding and finder side by side, one core each (45 minutes), then the
+## refiner (40 minutes; its photos drawn on the other core). Dev only: torch, the `train` extra.
 train: venv
 	$(BIN)/pip install -q -e '.[train]'
 	$(BIN)/python -m bench.learn.train_embed models/networks/face-embed.onnx --minutes 45 --threads 1 & \
 	$(BIN)/python -m bench.learn.train_finder models/networks/dice-finder.onnx --minutes 45 --threads 1 --pool 10000; \
 	wait
+	$(BIN)/python -m bench.learn.train_refiner models/networks/die-refiner.onnx --minutes 40 --threads 1
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

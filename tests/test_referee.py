@@ -74,16 +74,11 @@ def test_a_refused_read_from_the_page_does_not_stay_busy(tmp_path, pin_factory):
     """The page's UNDERTAKER with the last throw's dice still on the table: the throw is refused, and the
     status says why (amber) instead of staying on "reading the dice…" (it did: the page calls the referee
     directly, and only the button worker turned a refusal into a status)."""
-    import cv2
-
     from companion.errors import IllegalPlay
 
     settings = config.load()
-    # a photo the demo set reads whole (no die to name), so a press reads and throws at once: the right half of
-    # a dev photo (its left half holds a cocked die, flagged)
-    photo = cv2.imread(str(SCENE.with_name("scene-00206.jpg")))
-    cv2.imwrite(str(tmp_path / "right-half.jpg"), photo[:, photo.shape[1] // 2 :])
-    settings["camera"]["folder"] = str(tmp_path / "right-half.jpg")
+    # a photo the demo set reads whole (no die to name), so a press reads and throws at once
+    settings["camera"]["folder"] = str(SCENE.with_name("scene-00200.jpg"))
     companion = build(
         settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "instance", rng=random.Random(1)
     )

@@ -56,7 +56,7 @@ def test_a_dice_reading_and_its_status_survive_sigkill(tmp_path):
         page = Page(port)
         assert page.post("/api/new-game", {"game": "rolling-bones", "setup": {"players": ["Ann", "Bob"]}})[0] == 200
         status, after = page.post("/api/button/undertaker")
-        assert status == 200 and after["referee"]["reading"]["photo"]
+        assert status == 200 and after["referee"]["reading"]["photo"], after
         before = shown(page.state())
         assert before["referee"]["status"] in ("ready", "look") and before["referee"]["notice"]
         proc = kill_and_restart(proc, port, tmp_path)

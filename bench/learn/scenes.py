@@ -74,11 +74,12 @@ def _quad(centre: np.ndarray, side: float, turn: float, squash: float = 1.0, lea
     return (square + centre).astype(np.float32)
 
 
-def scene(seed: int, size: int = 96) -> tuple[np.ndarray, list[dict]]:
-    """A ``size`` x ``size`` grey photo at the working scale, and its dice: centre, turn, level."""
+def scene(seed: int, size: int = 96, die: float = FINDER_SIDE) -> tuple[np.ndarray, list[dict]]:
+    """A ``size`` x ``size`` grey photo with dice's top faces about ``die`` px across (the finder's working scale
+    unless told), and its dice: centre, turn, level, side."""
     rng = np.random.default_rng(seed)
     big = size * RENDER
-    side = FINDER_SIDE * RENDER * rng.uniform(0.85, 1.15)
+    side = die * RENDER * rng.uniform(0.85, 1.15)
     photo = _table((big, big), rng)
     # the mat: most of the photo, sometimes its edge crossing it
     mat = rng.uniform(30, 220) + _texture((big, big), rng, rng.uniform(0, 15), rng.uniform(2, 10))
@@ -173,7 +174,9 @@ def scene(seed: int, size: int = 96) -> tuple[np.ndarray, list[dict]]:
         layer = cv2.warpPerspective(painted, warp, (big, big), flags=cv2.INTER_AREA)
         inside = cv2.warpPerspective(np.ones((96, 96), np.float32), warp, (big, big))
         photo = photo * (1 - inside) + layer * inside
-        dice.append({"centre": (centre / RENDER).tolist(), "turn": float(turn), "level": not cocked})
+        dice.append(
+            {"centre": (centre / RENDER).tolist(), "turn": float(turn), "level": not cocked, "side": side / RENDER}
+        )
     yy, xx = np.mgrid[0:big, 0:big].astype(np.float32) / big - 0.5
     gx, gy = rng.uniform(-1, 1, 2)
     photo *= 1 + rng.uniform(0, 0.6) * (gx * xx + gy * yy)

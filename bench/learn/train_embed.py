@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.learn.art import FACE_IDS, PATCH, family, view
+from bench.learn.training import cosine_decay, export
 
 VIEWS = 4  # per face per step: 2 for the prototype, 2 queries
 SCALE = 16.0  # cosine similarity -> logits
@@ -92,24 +93,12 @@ def main() -> None:
         opt.zero_grad()
         loss.backward()
         opt.step()
-        for group in opt.param_groups:  # cosine decay over the time budget
-            group["lr"] = 2e-3 * 0.5 * (1 + np.cos(np.pi * min(1.0, (time.perf_counter() - started) / budget)))
+        cosine_decay(opt, 2e-3, started, budget)
         losses.append(float(loss))
         step += 1
         if step % 100 == 0:
             print(f"step {step}: loss {np.mean(losses[-100:]):.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
-    net.eval()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        net,
-        torch.zeros(1, 1, args.patch, args.patch),
-        str(args.out),
-        input_names=["face"],
-        output_names=["embedding"],
-        dynamic_axes={"face": {0: "n"}, "embedding": {0: "n"}},
-        opset_version=13,
-        dynamo=False,
-    )
+    export(net, args.out, args.patch, ("face", "embedding"))
     print(
         f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min), "
         f"final loss {np.mean(losses[-100:]):.3f}"

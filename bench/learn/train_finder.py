@@ -12,18 +12,18 @@ a pool by a worker process and each used in its eight flips and quarter turns.
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import time
-from pathlib import Path
 
 import numpy as np
 
 from bench.learn.scenes import scene
+from bench.learn.training import arguments, cosine_decay, export
 
 SIZE = 96  # training crop (working-scale px)
 STRIDE = 4  # output cells per input px
 SIGMA = 0.8  # cells: the spread of a centre's peak in the target heat map
+SPATIAL = {"photo": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h4", 3: "w4"}}  # any photo size
 CHANNELS = 6  # level heat, cocked heat, dx, dy, cos 4t, sin 4t
 
 
@@ -103,16 +103,7 @@ def focal(logits, heat):
 def main() -> None:
     import torch
 
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--minutes", type=float, default=30)
-    parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--pool", type=int, default=6000, help="scenes drawn ahead (each used in 8 orientations)")
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
+    args = arguments(__doc__, batch=32, pool=6000, pool_help="scenes drawn ahead (each used in 8 orientations)")
     rng = np.random.default_rng(args.seed)
     net = network()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -146,8 +137,7 @@ def main() -> None:
             opt.zero_grad()
             loss.backward()
             opt.step()
-            for group in opt.param_groups:
-                group["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * min(1.0, (time.perf_counter() - started) / budget)))
+            cosine_decay(opt, 3e-3, started, budget)
             losses.append(loss.item())
             step += 1
             if step % 200 == 0:
@@ -157,27 +147,10 @@ def main() -> None:
                     flush=True,
                 )
             if step % 1000 == 0:  # a checkpoint to look at while training goes on
-                export(net, args.out)
+                export(net, args.out, SIZE, ("photo", "maps"), SPATIAL)
                 net.train()
-    export(net, args.out)
+    export(net, args.out, SIZE, ("photo", "maps"), SPATIAL)
     print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
-
-
-def export(net, out: Path) -> None:
-    import torch
-
-    net.eval()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        net,
-        torch.zeros(1, 1, SIZE, SIZE),
-        str(out),
-        input_names=["photo"],
-        output_names=["maps"],
-        dynamic_axes={"photo": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h4", 3: "w4"}},
-        opset_version=13,
-        dynamo=False,
-    )
 
 
 if __name__ == "__main__":

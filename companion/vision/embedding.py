@@ -24,10 +24,22 @@ CONTRAST_FLOOR = 0.2  # local spread (of the patch's own) below which a place is
 def cut_face(gray: np.ndarray, centre: tuple[float, float], turn: float, side: float) -> np.ndarray:
     """The square ``side`` px across at ``centre`` turned ``turn`` degrees, as a PATCH x PATCH patch (grey
     levels: ``embed`` normalises)."""
+    return cut_square(gray, centre, turn, side, PATCH)
+
+
+def square_warp(centre: tuple[float, float], turn: float, side: float, size: int) -> np.ndarray:
+    """The 2x3 map from a photo to a size x size patch of the square ``side`` px across at ``centre``, turned
+    ``turn`` degrees."""
     # (OpenCV puts pixel k's centre at k, a photo's coordinates at k + 0.5: hence the half pixels)
-    warp = np.array(cv2.getRotationMatrix2D((centre[0] - 0.5, centre[1] - 0.5), turn, PATCH / side), np.float64)
-    warp[:, 2] += PATCH / 2 - np.asarray(centre, np.float64)
-    return cv2.warpAffine(gray, warp, (PATCH, PATCH), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    warp = np.array(cv2.getRotationMatrix2D((centre[0] - 0.5, centre[1] - 0.5), turn, size / side), np.float64)
+    warp[:, 2] += size / 2 - np.asarray(centre, np.float64)
+    return warp
+
+
+def cut_square(gray: np.ndarray, centre: tuple[float, float], turn: float, side: float, size: int) -> np.ndarray:
+    """The square ``side`` px across at ``centre`` turned ``turn`` degrees, as a size x size patch."""
+    warp = square_warp(centre, turn, side, size)
+    return cv2.warpAffine(gray, warp, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
 def normalise(patches: np.ndarray) -> np.ndarray:

@@ -1,13 +1,16 @@
-"""Read the top face of every die in a photo, in four named stages: find, cut, embed, decide.
+"""Read the top face of every die in a photo, in five named stages: find, refine, cut, embed, decide.
 
-- find (finding.py): the finder network marks each die's top-face centre and turn, and whether it
-  lies level or cocked, in a photo shrunk to its working scale;
+- find (finding.py): the finder network marks where dice may lie (top-face centre and turn) in a
+  photo shrunk to its working scale;
+- refine (refining.py): the refiner network looks again at each such spot, closer, and says
+  whether a die lies there, level or cocked, and where its top face really is, how big and turned;
 - cut (embedding.py): each level die's top face, squared up into a small patch;
 - embed (embedding.py): the embedding network turns the patch into 64 numbers;
 - decide (here): the nearest enrolled face, read when it clearly leads the next nearest; otherwise
   the die is reported unreadable with its centre and why (a misread is far worse than an abstention).
 
-Enrollment learns a set of dice from photos of each face: every photo's top face, embedded a few
+Enrollment learns a set of dice from photos of each face: every photo's top face (found and refined
+the same way), embedded a few
 times over (a little shifted, turned and scaled, at its four quarter turns), is one prototype.
 """
 
@@ -25,8 +28,13 @@ from ..errors import BadInput
 from .embedding import cut_face, embed
 from .finding import ENROLL_PEAK, Spot, find_spots
 from .model_sets import PHOTO_SUFFIXES, enroll_again, enrollment_photos, load_set, read_photo, save_set
+from .refining import Refined, refine
 from .teaching_sheet import PLACE_MM, places_in_photo
 
+CANDIDATE_PEAK = 0.1  # the finder's spots this likely are looked at again (the refiner says which are dice)
+DIE_LIKELY = 0.5  # the refiner's say, a die or not
+SAME_DIE = 0.5  # refined centres closer than this (in sides) are one die
+LEVEL_LIKELY = 0.5  # the refiner's say, level or cocked (it sees each die 23 px across, the finder 16)
 MIN_PHOTO = 16  # px: a photo narrower than this cannot hold a die
 MIN_MARGIN = 0.1  # cosine similarity the nearest face must lead the next by to be read
 MIN_SIMILARITY = 0.5  # nearest face less similar than this: not a face of this set (a mat's print, a smudge)
@@ -41,8 +49,10 @@ VARIANTS = tuple(
     for dx, dy in ((0, 0), (0.04, 0), (-0.04, 0), (0, 0.04), (0, -0.04))
     for dt, s in ((0, 1.0), (4, 0.96), (-4, 1.04))
 )
-LOOK_AROUND = ((0.07, 0.0), (-0.07, 0.0), (0.0, 0.07), (0.0, -0.07))  # a die not clear at its spot: cut here too
-SET_VERSION = 3  # older sets are enrolled again: 1, the correlation reader's; 2, faces cut before normalise()
+LOOK_AROUND = ((0.07, 0.0), (-0.07, 0.0), (0.0, 0.07), (0.0, -0.07))  # a die not clear where it was cut: cut here too
+# older sets are enrolled again: 1, the correlation reader's; 2, faces cut before normalise(); 3, faces cut at the
+# finder's spot, not where the refiner puts them
+SET_VERSION = 4
 
 
 class Decision(NamedTuple):
@@ -87,7 +97,7 @@ class DiceReader:
         for face in FACE_IDS:
             if not any(f == face for f, _, _ in shown):
                 raise BadInput(next((why for f, why in left_out if f == face), f"no photo shows {face}"))
-        vectors = [v for _, gray, spot in shown for v in _prototypes(gray, spot, side)]
+        vectors = [v for _, gray, spot in shown for v in _prototypes(gray, refine(gray, [spot], side)[0])]
         labels = [face for face, _, _ in shown for _ in range(4)]
         return cls(side, np.stack(vectors).astype(np.float32), labels, [why for _, why in left_out])
 
@@ -124,15 +134,18 @@ class DiceReader:
     def read(self, image: np.ndarray) -> dict[str, Any]:
         start = time.perf_counter()
         gray = _grey(image)
-        spots = find_spots(gray, self.die_side)
-        level = [s for s in spots if s.level]
-        decisions = self.decide_looking_around(gray, level)
+        spots = find_spots(gray, self.die_side, CANDIDATE_PEAK)
+        refined = zip(spots, refine(gray, spots, self.die_side))
+        found = _one_a_die([(spot, face) for spot, face in refined if face.die >= DIE_LIKELY])
+        spots, faces = [spot for spot, _ in found], [face for _, face in found]
+        level = [(spot, face) for spot, face in zip(spots, faces) if face.level >= LEVEL_LIKELY]
+        decisions = self.decide_looking_around(gray, [face for _, face in level])
         dice, unreadable = [], []
-        for spot in spots:
-            if not spot.level:
-                unreadable.append({"center": _rounded(spot.centre), "why": "cocked: re-roll it or lay it flat"})
-        for spot, decision in zip(level, decisions):
-            centre = _rounded(spot.centre)
+        for face in faces:
+            if face.level < LEVEL_LIKELY:
+                unreadable.append({"center": _rounded(face.centre), "why": "cocked: re-roll it or lay it flat"})
+        for (spot, face), decision in zip(level, decisions):
+            centre = _rounded(face.centre)
             if decision.clear:
                 dice.append(_die_read(decision, centre))
             elif decision.similarity < MIN_SIMILARITY:
@@ -145,15 +158,14 @@ class DiceReader:
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
 
-    def decide_looking_around(self, gray: np.ndarray, spots: list[Spot]) -> list[Decision]:
-        """Each die's decision at its spot; a die not clear there is cut again a little off it each way (the
-        finder's centre is good to about a tenth of a side) and decided where its face looks most like a face."""
-        side = self.die_side
-        decisions = self.decide(embed(cut_face(gray, s.centre, s.turn, side) for s in spots))
+    def decide_looking_around(self, gray: np.ndarray, faces: list[Refined]) -> list[Decision]:
+        """Each die's decision where its face is; a die not clear there is cut again a little off it each way
+        and decided where its face looks most like a face."""
+        decisions = self.decide(embed(cut_face(gray, f.centre, f.turn, f.side) for f in faces))
         unclear = [k for k, d in enumerate(decisions) if not d.clear]
         cuts = [
-            cut_face(gray, (spots[k].centre[0] + dx * side, spots[k].centre[1] + dy * side), spots[k].turn, side)
-            for k in unclear
+            cut_face(gray, (f.centre[0] + dx * f.side, f.centre[1] + dy * f.side), f.turn, f.side)
+            for f in (faces[k] for k in unclear)
             for dx, dy in LOOK_AROUND
         ]
         others = self.decide(embed(cuts))
@@ -175,12 +187,21 @@ class DiceReader:
         return decisions
 
 
-def _prototypes(gray: np.ndarray, spot: Spot, side: float) -> list[np.ndarray]:
+def _one_a_die(found: list[tuple[Spot, Refined]]) -> list[tuple[Spot, Refined]]:
+    """Spots refined onto one die (two faint peaks on a die the finder was unsure of) are one: the one the
+    refiner is surest is a die."""
+    kept: list[tuple[Spot, Refined]] = []
+    for spot, face in sorted(found, key=lambda pair: -pair[1].die):
+        (x, y), side = face.centre, face.side
+        if all(np.hypot(x - other.centre[0], y - other.centre[1]) >= SAME_DIE * side for _, other in kept):
+            kept.append((spot, face))
+    return kept
+
+
+def _prototypes(gray: np.ndarray, face: Refined) -> list[np.ndarray]:
     """An enrolled face's prototype at each quarter turn: the mean embedding of its variants."""
-    patches = [
-        cut_face(gray, (spot.centre[0] + dx * side, spot.centre[1] + dy * side), spot.turn + dt, side * s)
-        for dx, dy, dt, s in VARIANTS
-    ]
+    (x, y), side = face.centre, face.side
+    patches = [cut_face(gray, (x + dx * side, y + dy * side), face.turn + dt, side * s) for dx, dy, dt, s in VARIANTS]
     out = []
     for quarter in range(4):
         mean = embed(np.rot90(p, quarter) for p in patches).mean(axis=0)

@@ -1,0 +1,173 @@
+"""Train the die refiner on procedural table photos and export it to ONNX (dev only: pip install -e '.[train]').
+
+    python -m bench.learn.train_refiner models/networks/die-refiner.onnx [--minutes 30]
+
+The finder sees a die at 16 px a side: its centre is good to about a twentieth of a side, and it
+cannot say how big the die is (one size a set, though a die near the photo's edge or on a heap
+looks bigger or smaller). The refiner takes a second look at each die the finder found, at a
+few times the finder's resolution: a square window round the finder's guess, squared up at its
+turn, in; out, where the top face's centre really is in the window, how much bigger it is than
+guessed, how much more it is turned, and how likely a level die and a die at all lie there.
+
+Training examples are cut from procedural scenes (bench/learn/scenes.py) drawn at a die of about
+32 px, round each die with the finder's kind of error (centre, size, turn), and round places
+with no die.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+
+import numpy as np
+
+from bench.learn.scenes import scene
+from bench.learn.training import arguments, cosine_decay, export
+from companion.vision.finding import standardise
+from companion.vision.refining import CROP, WINDOW, crop
+
+SCENE = 128  # px: a training photo
+DIE = 32.0  # px: a die's top face in it (give or take 15 %)
+CENTRE_ERROR = 0.06  # of a side: the finder's centre error (each way, spread), clipped at CENTRE_CLIP
+CENTRE_CLIP = 0.25
+SIZE_ERROR = 0.25  # the guessed side is the true one times e to +- this
+TURN_ERROR = 5.0  # degrees (spread), clipped at TURN_CLIP
+TURN_CLIP = 20.0
+NAMES = ("window", "refined")  # the ONNX input's and output's
+OUTPUTS = 6  # centre x, y (in half windows), log size ratio, turn (in 45 degrees), level logit, die logit
+
+
+def network():
+    import torch
+    import torch.nn as nn
+
+    def conv(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> list:
+        return [
+            nn.Conv2d(cin, cout, 3, stride, dilation, dilation=dilation, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        ]
+
+    class Refiner(nn.Module):
+        """A shared trunk at a quarter of the window; the centre as the mean place of a heat map over it (a
+        soft argmax: plain regression of a place from flattened features learns it poorly); size, turn and kind
+        each from a head of its own over features at an eighth (one shared head let an output die: constant)."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.trunk = nn.Sequential(
+                *conv(1, 16, 2), *conv(16, 32), *conv(32, 32, 2), *conv(32, 64), *conv(64, 64, dilation=2)
+            )
+            self.heat = nn.Conv2d(64, 1, 1)
+            self.pooled = nn.Sequential(*conv(64, 64, 2), nn.Flatten())
+            width = 64 * (CROP // 8) ** 2
+            self.heads = nn.ModuleList(
+                nn.Sequential(nn.Linear(width, 48), nn.LeakyReLU(0.1, inplace=True), nn.Linear(48, n))
+                for n in (1, 1, 2)
+            )
+            cells = CROP // 4
+            at = (torch.arange(cells, dtype=torch.float32) + 0.5) / cells * 2 - 1  # cell centres, in half windows
+            self.register_buffer("grid", torch.stack([at.repeat(cells), at.repeat_interleave(cells)], dim=1))
+
+        def forward(self, x):
+            features = self.trunk(x)
+            weights = torch.softmax(self.heat(features).flatten(1), dim=1)
+            pooled = self.pooled(features)
+            return torch.cat([weights @ self.grid, *(head(pooled) for head in self.heads)], dim=1)
+
+    return Refiner()
+
+
+def examples(photo: np.ndarray, dice: list[dict], rng: np.random.Generator, per_die: int = 3):
+    """Windows round the photo's dice as the finder would guess them (and one round no die), with their targets:
+    (window, [x, y, log size, turn, level, die, regress?])."""
+    out = []
+    for die in dice:
+        if not (0 <= die["centre"][0] < photo.shape[1] and 0 <= die["centre"][1] < photo.shape[0]):
+            continue
+        side = die["side"]
+        for _ in range(per_die):
+            shift = np.clip(rng.normal(0, CENTRE_ERROR, 2), -CENTRE_CLIP, CENTRE_CLIP) * side
+            guess = (die["centre"][0] + shift[0], die["centre"][1] + shift[1])
+            guess_side = side * np.exp(rng.uniform(-SIZE_ERROR, SIZE_ERROR))
+            guess_turn = die["turn"] + float(np.clip(rng.normal(0, TURN_ERROR), -TURN_CLIP, TURN_CLIP))
+            window, to_window = crop(photo, guess, guess_turn, guess_side)
+            x, y = to_window(die["centre"])
+            half = CROP / 2
+            turn = (die["turn"] - guess_turn + 45) % 90 - 45
+            level = float(die["level"])
+            target = [(x - half) / half, (y - half) / half, np.log(side / guess_side), turn / 45, level, 1.0, level]
+            out.append((window, target))
+    for _ in range(2):  # places with no die: the mat, its print, a die's edge
+        p = rng.uniform(0, photo.shape[0], 2)
+        if all(np.hypot(*(p - np.array(d["centre"]))) > 0.8 * d["side"] for d in dice):
+            window, _ = crop(photo, (float(p[0]), float(p[1])), rng.uniform(0, 90), DIE * rng.uniform(0.8, 1.2))
+            out.append((window, [0, 0, 0, 0, 0.0, 0.0, 0.0]))
+    return out
+
+
+def _draw(seeds: list[int]) -> list[tuple[np.ndarray, list[dict]]]:
+    return [scene(s, SCENE, DIE) for s in seeds]
+
+
+def main() -> None:
+    import torch
+    import torch.nn.functional as F
+
+    args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead")
+    rng = np.random.default_rng(args.seed)
+    net = network()
+    SPREADS = torch.tensor([CENTRE_ERROR / WINDOW * 2, CENTRE_ERROR / WINDOW * 2, SIZE_ERROR / 2, TURN_ERROR / 45])
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    pool: list[tuple[np.ndarray, list[dict]]] = []
+    started, step, losses = time.perf_counter(), 0, []
+    budget = args.minutes * 60
+    with multiprocessing.Pool(1) as workers:
+        chunks = [list(range(k, k + 200)) for k in range(0, args.pool, 200)]
+        pending = workers.imap_unordered(_draw, chunks)
+        drawn = 0
+        pool = _draw(list(range(10**7, 10**7 + 100)))  # a first few to start on while the pool is drawn
+        while time.perf_counter() - started < budget:
+            if drawn < len(chunks):
+                try:
+                    pool += pending.next(timeout=0)
+                    drawn += 1
+                except multiprocessing.TimeoutError:
+                    pass
+            batch = []
+            while len(batch) < args.batch:
+                photo, dice = pool[int(rng.integers(len(pool)))]
+                batch += examples(photo, dice, rng, per_die=1)
+            batch = batch[: args.batch]
+            x = torch.from_numpy(np.stack([standardise(w) for w, _ in batch])[:, None])
+            t = torch.from_numpy(np.array([target for _, target in batch], np.float32))
+            out = net(x)
+            regress = t[:, 6:7]
+            # each in units of its own spread, so a small one (the centre, the turn) weighs as much as the size
+            geometry = F.smooth_l1_loss(out[:, :4] / SPREADS, t[:, :4] / SPREADS, reduction="none", beta=0.5)
+            geometry = (geometry * regress).sum()
+            geometry = geometry / regress.sum().clamp(min=1)
+            kind = F.binary_cross_entropy_with_logits(out[:, 4:6], t[:, 4:6])
+            loss = geometry + kind
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            cosine_decay(opt, 2e-3, started, budget)
+            losses.append((geometry.item(), kind.item()))
+            step += 1
+            if step % 200 == 0:
+                g, k = np.mean(losses[-200:], axis=0)
+                print(
+                    f"step {step}: geometry {g:.4f}, kind {k:.3f}, pool {len(pool)} "
+                    f"({time.perf_counter() - started:.0f} s)",
+                    flush=True,
+                )
+            if step % 2000 == 0:  # a checkpoint to look at while training goes on
+                export(net, args.out, CROP, NAMES)
+                net.train()
+    export(net, args.out, CROP, NAMES)
+    print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Refine: a second look at each die the finder found, to cut its face where it really is.
+
+The finder sees a die at 16 px a side: its centre is good to about a twentieth of a side and it
+cannot tell a die's size (one size a set; a die near the photo's edge or on a heap looks bigger or
+smaller). A face cut a little off loses the edge of its print, and faces that differ only in a
+small glyph inside a ring they all share are then told apart by chance. The refiner network
+(bench/learn/train_refiner.py) looks at a window round the finder's guess, the die 23 px across, and
+says where the top face's centre is, its size and turn, and how likely a die, and a level die, lie
+there (the reader trusts it over the finder on both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+from .embedding import cut_square, square_warp
+from .finding import Spot, standardise  # the window as the finder's photo: zero mean, unit spread
+from .networks import run
+
+REFINER = "die-refiner.onnx"
+CROP = 40  # px: the window the refiner sees
+WINDOW = 1.75  # the window's side, in guessed die sides: room for a guess a quarter of a side off, and the sides
+LOOKS = 2  # looks a die gets: each from where the one before put it
+
+
+class Refined(NamedTuple):
+    """A die's top face as the refiner sees it: centre (photo px), turn (degrees), side (px), how likely it is a
+    level die, and how likely a die at all."""
+
+    centre: tuple[float, float]
+    turn: float
+    side: float
+    level: float
+    die: float
+
+
+def crop(
+    gray: np.ndarray, centre: tuple[float, float], turn: float, side: float
+) -> tuple[np.ndarray, Callable[[tuple[float, float]], tuple[float, float]]]:
+    """The refiner's window round a die guessed at ``centre``, ``turn`` and ``side``, and the map from photo
+    coordinates to the window's."""
+    warp = square_warp(centre, turn, WINDOW * side, CROP)
+
+    def to_window(point: tuple[float, float]) -> tuple[float, float]:
+        x, y = warp @ np.array([point[0] - 0.5, point[1] - 0.5, 1.0]) + 0.5  # (pixel k's centre at k + 0.5)
+        return float(x), float(y)
+
+    return cut_square(gray, centre, turn, WINDOW * side, CROP), to_window
+
+
+def refine(gray: np.ndarray, spots: list[Spot], side: float) -> list[Refined]:
+    """Each spot's die as the refiner sees it, looked at LOOKS times (each look from where the last put it)."""
+    dice = [Refined(s.centre, s.turn, side, 1.0, 1.0) for s in spots]
+    for _ in range(LOOKS):
+        if not dice:
+            break
+        windows = [crop(gray, d.centre, d.turn, d.side)[0] for d in dice]
+        out = run(REFINER, np.stack([standardise(w) for w in windows])[:, None])
+        dice = [_moved(d, row) for d, row in zip(dice, out)]
+    return dice
+
+
+def _moved(die: Refined, row: np.ndarray) -> Refined:
+    """``die`` moved as the refiner's output ``row`` says."""
+    half = CROP / 2
+    warp = square_warp(die.centre, die.turn, WINDOW * die.side, CROP)
+    back = cv2.invertAffineTransform(warp)
+    x, y = back @ np.array([row[0] * half + half - 0.5, row[1] * half + half - 0.5, 1.0]) + 0.5
+    side = die.side * float(np.exp(np.clip(row[2], -0.5, 0.5)))
+    turn = (die.turn + 45 * float(np.clip(row[3], -1, 1))) % 90
+    level, found = (1 / (1 + np.exp(-row[4:6]))).tolist()
+    return Refined((float(x), float(y)), turn, side, level, found)

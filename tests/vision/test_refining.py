@@ -1,0 +1,85 @@
+"""The refiner's second look at dice of art it never saw (the repo's own, drawn by the bench's OpenCV renderer)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from bench.render.dice_scene import render_scene, set_camera_height
+from companion.vision.finding import Spot
+from companion.vision.refining import refine
+
+SEED = 900  # the rig (camera height) of every photo here
+
+
+@pytest.fixture(scope="module")
+def level_dice() -> list[tuple[np.ndarray, dict, float, float]]:
+    """(grey photo, die, side px, turn degrees) of every level die in four photos of three art styles."""
+    out = []
+    for seed, style, colouring in ((930, 0, "black"), (931, 3, "ivory"), (932, 4, "black"), (933, 2, "black")):
+        photo, truth = render_scene(seed, style=style, colouring=colouring, height_cm=set_camera_height(SEED))
+        gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+        for die in (d for d in truth["dice"] if not d["cocked"]):
+            corners = np.array(die["corners"])
+            side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+            edge = corners[1] - corners[0]
+            out.append((gray, die, side, float(np.degrees(np.arctan2(edge[1], edge[0])) % 90)))
+    return out
+
+
+def refined_off(level_dice, size: float, turn_off: float, centre_off: float, zoom: float = 1.0):
+    """Each die refined from a guess ``centre_off`` sides off its centre and ``turn_off`` degrees off its turn, at
+    ``size`` times the dice's middle size, in its photo enlarged ``zoom`` times: (refined side / true side, centre
+    error in sides, turn error in degrees), each per die."""
+    rng = np.random.default_rng(1)
+    guessed = size * float(np.median([side for _, _, side, _ in level_dice]))
+    sizes, centres, turns = [], [], []
+    for gray, die, side, turn in level_dice:
+        photo = gray if zoom == 1.0 else cv2.resize(gray, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        centre = (die["center"][0] * zoom, die["center"][1] * zoom)
+        a = rng.uniform(0, 2 * np.pi)
+        guess = (centre[0] + centre_off * side * np.cos(a), centre[1] + centre_off * side * np.sin(a))
+        (got,) = refine(photo, [Spot(guess, (turn + turn_off) % 90, 1.0, True)], guessed)
+        sizes.append(got.side / side)
+        centres.append(np.hypot(got.centre[0] - centre[0], got.centre[1] - centre[1]) / (side * zoom))
+        turns.append(abs((got.turn - turn + 45) % 90 - 45))
+    return np.array(sizes), np.array(centres), np.array(turns)
+
+
+def test_a_die_guessed_too_small_or_too_big_is_refined_to_one_size(level_dice):
+    """Faces are compared with the enrolled ones at one size: a die's refined size must not depend on the guess
+    (the finder knows one size a set)."""
+    small, _, _ = refined_off(level_dice, 0.82, 0.0, 0.0)
+    big, _, _ = refined_off(level_dice, 1.18, 0.0, 0.0)
+    assert np.median(np.abs(np.log(small / big))) < 0.05  # the guesses are 0.36 apart (log)
+
+
+def test_a_bigger_die_is_refined_bigger(level_dice):
+    """The dice here are all of a size (within 4 %): the photo enlarged 1.25 times, guessed at the same size."""
+    as_taken, _, _ = refined_off(level_dice, 1.0, 0.0, 0.0)
+    enlarged, _, _ = refined_off(level_dice, 1.0, 0.0, 0.0, zoom=1.25)
+    assert abs(np.median(np.log(enlarged / as_taken)) - np.log(1.25)) < 0.05
+
+
+def test_a_die_guessed_off_its_centre_is_put_back(level_dice):
+    _, centres, _ = refined_off(level_dice, 1.0, 0.0, 0.15)
+    assert np.median(centres) < 0.06 and np.percentile(centres, 90) < 0.1, centres
+
+
+def test_a_die_guessed_turned_is_squared_up(level_dice):
+    _, _, turns = refined_off(level_dice, 1.0, 7.0, 0.0)
+    assert np.median(turns) < 2.0 and np.percentile(turns, 90) < 4.0, turns
+
+
+def test_two_spots_refined_onto_one_die_are_one_die():
+    """The reader looks again at faint spots: two faint peaks on one die must not be read as two dice."""
+    from companion.vision.reader import _one_a_die
+    from companion.vision.refining import Refined
+
+    spot = Spot((100.0, 100.0), 10.0, 0.2, True)
+    one = Refined((100.0, 100.0), 10.0, 40.0, 0.9, 0.99)
+    again = Refined((104.0, 97.0), 11.0, 41.0, 0.9, 0.8)  # the same die from a second spot
+    neighbour = Refined((141.0, 100.0), 10.0, 40.0, 0.9, 0.95)  # the die against it
+    kept = _one_a_die([(spot, again), (spot, one), (spot, neighbour)])
+    assert [face for _, face in kept] == [one, neighbour]
