@@ -4,8 +4,8 @@
 
 The finder sees a die at 16 px a side: its centre is good to about a twentieth of a side, and it
 cannot say how big the die is (one size a set, though a die near the photo's edge or on a heap
-looks bigger or smaller). The refiner takes a second look at each die the finder found, at a
-few times the finder's resolution: a square window round the finder's guess, squared up at its
+looks bigger or smaller). The refiner takes a second look at each die the finder found, closer
+(a die 23 px across, the finder's 16): a square window round the finder's guess, squared up at its
 turn, in; out, where the top face's centre really is in the window, how much bigger it is than
 guessed, how much more it is turned, and how likely a level die and a die at all lie there.
 
