@@ -19,6 +19,7 @@ import numpy as np
 
 from bench.learn.scenes import scene
 from bench.learn.training import arguments, cosine_decay, export
+from companion.vision.finding import standardise  # what the finder is fed, as it runs
 
 SIZE = 96  # training crop (working-scale px)
 STRIDE = 4  # output cells per input px
@@ -81,12 +82,6 @@ def targets(dice: list[dict], flip: bool, quarter: int) -> tuple[np.ndarray, np.
 
 def _draw(seeds: list[int]) -> list[tuple[np.ndarray, list[dict]]]:
     return [scene(s, SIZE) for s in seeds]
-
-
-def standardise(photo: np.ndarray) -> np.ndarray:
-    """What the finder is fed: zero mean, unit spread over the whole photo."""
-    photo = photo.astype(np.float32)
-    return (photo - photo.mean()) / (photo.std() + 1.0)
 
 
 def focal(logits, heat):

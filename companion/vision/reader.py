@@ -137,11 +137,10 @@ class DiceReader:
         spots = find_spots(gray, self.die_side, CANDIDATE_PEAK)
         refined = zip(spots, refine(gray, spots, self.die_side))
         found = _one_a_die([(spot, face) for spot, face in refined if face.die >= DIE_LIKELY])
-        spots, faces = [spot for spot, _ in found], [face for _, face in found]
-        level = [(spot, face) for spot, face in zip(spots, faces) if face.level >= LEVEL_LIKELY]
+        level = [(spot, face) for spot, face in found if face.level >= LEVEL_LIKELY]
         decisions = self.decide_looking_around(gray, [face for _, face in level])
         dice, unreadable = [], []
-        for face in faces:
+        for _, face in found:
             if face.level < LEVEL_LIKELY:
                 unreadable.append({"center": _rounded(face.centre), "why": "cocked: re-roll it or lay it flat"})
         for (spot, face), decision in zip(level, decisions):
