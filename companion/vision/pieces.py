@@ -49,6 +49,12 @@ SOLID_FIT = (1, 0.9)  # piece of its type is two: (px near an outline counting a
 GAPPED_FIT = (2, 0.85)  # type (single limbs 0.9+, one along another 0.77-0.87), for a type whose gaps open and close
 AGREED_FIT = 0.95  # a solid type's least fit when its enrolled pieces all lie on each other's outlines ...
 AGREEMENT_WEIGHT = 5  # ... lowered by this many times their worst misfit to each other (to SOLID_FIT's least)
+NOTCH_DEPTH = 2.5  # half-res px: a notch in a blob's outline this deep may be where two pieces touch ...
+NECK = 0.6  # ... and a cut between two notches at most this many times the thickest enrolled piece's thickness
+# (a skull's: ~22 half-res px, a bone's width and a half, a rib comb's teeth touching a bone side by side)
+CUTS_DEEP = 2  # a blob is cut at most this many times over (three pieces touching in a row)
+CUT_SIDE_AREA = 1.12  # a side cut off is one piece, this big at most against its type's largest enrolled (a
+# whole blob may be 1.2: its shadow; a pelvis with a bone's knob left on, 1.2, looked like a skull)
 
 
 def _mask(image: np.ndarray, light: bool = True, scale: float = 1.0) -> np.ndarray:
@@ -488,6 +494,53 @@ class PieceReader:
         parts = [part for part in parts if part.area > 0.1 * parts[0].area]  # not scraps of the outline
         return [] if any(part.at_border for part in parts) else parts
 
+    def _cut_where_touching(self, mask: np.ndarray, blob: Shape, deep: int = CUTS_DEEP) -> list[tuple[Shape, str]]:
+        """A blob of pieces touching each other, cut where they touch: the shortest cut between two notches of
+        its outline, no longer than a neck, that leaves each side a named piece (a side unnamed is cut again);
+        [] when no cut does. Every side must be named and lie on an enrolled piece's outline, so a piece half
+        under another (its visible part unlike any) stays unread."""
+        if deep == 0 or blob.contour is None or not self.thickness or not self.type_area or len(blob.contour) < 8:
+            return []
+        longest = NECK * max(high for _, high in self.thickness.values())
+        hull = cv2.convexHull(blob.contour, returnPoints=False)
+        try:
+            defects = cv2.convexityDefects(blob.contour, hull)
+        except cv2.error:  # an outline that crosses itself
+            return []
+        if defects is None:
+            return []
+        notches = [
+            tuple(blob.contour[far][0]) for _, _, far, depth in defects.reshape(-1, 4) if depth / 256 >= NOTCH_DEPTH
+        ]
+        cuts = sorted(
+            (float(np.hypot(a[0] - b[0], a[1] - b[1])), a, b)
+            for i, a in enumerate(notches)
+            for b in notches[i + 1 :]
+            if np.hypot(a[0] - b[0], a[1] - b[1]) <= longest
+        )
+        filled, (x, y) = _filled(blob.contour)
+        h, w = filled.shape
+        inside = filled & mask[y : y + h, x : x + w]
+        for _, a, b in cuts:
+            cut = inside.copy()
+            cv2.line(cut, (a[0] - x, a[1] - y), (b[0] - x, b[1] - y), 0, 2)
+            canvas = np.zeros_like(mask)
+            canvas[y : y + h, x : x + w] = cut
+            sides = shapes_in_mask(canvas)
+            if len(sides) != 2 or sum(side.area for side in sides) < 0.9 * blob.area:
+                continue  # not cut in two, or a scrap cut off
+            named = []
+            for side in sides:
+                kind, _ = self.classify(side)
+                whole = kind is not None and side.area <= CUT_SIDE_AREA * self.type_area[kind]
+                pieces = [(side, kind)] if whole else self._cut_where_touching(canvas, side, deep - 1)
+                if not pieces:
+                    break  # a side that is no piece, nor pieces: not this cut
+                named += pieces
+            else:
+                return named
+        return []
+
     def _told_apart_by_thickness(self, shape: Shape, a: str, b: str) -> str | None:
         """Of two types a blob's outline is about as like, the one its thickness fits, when it is clearly
         outside the other's (an arm is a leg's shape, thinner; a skull's outline can be a pelvis's, thicker);
@@ -537,6 +590,8 @@ class PieceReader:
         named = [(part, grave, *self.classify(part)) for part in parts]
         if kind is None and named and all(part_kind for _, _, part_kind, _ in named):
             return named  # the pieces, once what they touched beyond their grave is cut off
+        if kind is None and not parts and not blob.at_border and (cut := self._cut_where_touching(mask, blob)):
+            return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in cut]
         if kind and len(named) == 1 and named[0][2] and named[0][2] != kind:
             kind, why = None, f"{kind} or {named[0][2]}: it touches its grave's outline"
         # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named

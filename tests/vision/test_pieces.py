@@ -209,6 +209,26 @@ def test_pieces_laid_against_each_other_are_never_miscounted(reader, graves):
         assert reading["graves"][name] == counts or flags_in(reading, graves[name]), name
 
 
+@pytest.mark.parametrize("seed, grave", [(1104, "north"), (2501, "south"), (2900, "west"), (2901, "north")])
+def test_pieces_laid_against_each_other_are_each_counted(reader, graves, seed, grave):
+    """Touching pieces make one blob, cut where they touch into pieces each named (flagged before: issue 34)."""
+    photo, truth = rendered_board(seed, touching=4)
+    assert any(cv2.pointPolygonTest(graves[grave], tuple(t["center"]), False) >= 0 for t in truth["touching"])
+    reading = reader.read(photo, graves)
+    assert reading["graves"][grave] == truth["graves"][grave]
+    assert not flags_in(reading, graves[grave])
+
+
+@pytest.mark.parametrize("seed, grave", [(2300, "west"), (2501, "north")])
+def test_a_blob_cut_wrong_is_flagged_not_counted(reader, graves, seed, grave):
+    """2300 west: an arm, a pelvis and a skull in a row; the cut that named the pelvis and skull left a side that
+    was no piece, and the arm went uncounted. 2501 north: a pelvis cut off a leg with the leg's knob on it lay on
+    a skull's outline (1.2 times a skull's size). Each was a grave silently wrong; now flagged."""
+    photo, truth = rendered_board(seed, touching=4)
+    reading = reader.read(photo, graves)
+    assert reading["graves"][grave] == truth["graves"][grave] or flags_in(reading, graves[grave])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed, grave", [(8016, "east"), (9105, "north"), (9306, "east")])
 def test_a_rib_comb_whose_gaps_the_light_closed_is_counted(reader, graves, seed, grave):
