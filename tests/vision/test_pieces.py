@@ -209,7 +209,18 @@ def test_pieces_laid_against_each_other_are_never_miscounted(reader, graves):
         assert reading["graves"][name] == counts or flags_in(reading, graves[name]), name
 
 
-@pytest.mark.parametrize("seed, grave", [(1104, "north"), (2501, "south"), (2900, "west"), (2901, "north")])
+SLOW = pytest.mark.slow  # a rendered board each (~7 s): one case a test in the fast tier
+
+
+@pytest.mark.parametrize(
+    "seed, grave",
+    [
+        (1104, "north"),
+        pytest.param(2501, "south", marks=SLOW),
+        pytest.param(2900, "west", marks=SLOW),
+        pytest.param(2901, "north", marks=SLOW),
+    ],
+)
 def test_pieces_laid_against_each_other_are_each_counted(reader, graves, seed, grave):
     """Touching pieces make one blob, cut where they touch into pieces each named (flagged before: issue 34)."""
     photo, truth = rendered_board(seed, touching=4)
@@ -219,7 +230,7 @@ def test_pieces_laid_against_each_other_are_each_counted(reader, graves, seed, g
     assert not flags_in(reading, graves[grave])
 
 
-@pytest.mark.parametrize("seed, grave", [(2300, "west"), (2501, "north")])
+@pytest.mark.parametrize("seed, grave", [(2300, "west"), pytest.param(2501, "north", marks=SLOW)])
 def test_a_blob_cut_wrong_is_flagged_not_counted(reader, graves, seed, grave):
     """2300 west: an arm, a pelvis and a skull in a row; the cut that named the pelvis and skull left a side that
     was no piece, and the arm went uncounted. 2501 north: a pelvis cut off a leg with the leg's knob on it lay on
