@@ -69,3 +69,6 @@ photo-sets: venv
 	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/heldout --photos 4 --seed 700 --enroll 12
 	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/tilted --photos 8 --seed 900 --enroll 12 --tilt
 	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/touching --photos 8 --seed 1100 --enroll 12 --touching 4
+	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/printed --photos 8 --seed 1300 --enroll 12 --tilt --printed cream --glare
+	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/printed-white --photos 8 --seed 1500 --enroll 12 --tilt --printed white --glare
+	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/printed-night --photos 8 --seed 1700 --enroll 12 --tilt --printed night --glare

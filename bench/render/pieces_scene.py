@@ -5,7 +5,11 @@ size and proportions vary per design), mirrored limbs, any rotation, pieces
 outside every grave, overlapping pairs (to be reported unreadable), pieces
 laid against another (touching: each to be counted), a board
 with four grave areas, light gradients, noise, slight perspective and blur.
-Does not cover: real printed art, glare on glossy card, pieces standing up.
+``printed``: the pieces as die-cut card instead, a bone printed on each in one of
+three art styles (PRINTS), the card cut round it with jigsaw tabs, and the graves
+decorated; ``glare``: a lamp's highlight on a third of the glossy pieces and
+sometimes on the board.
+Does not cover: real photographed art, pieces standing up or curled.
 """
 
 from __future__ import annotations
@@ -86,8 +90,66 @@ def piece_mask(kind: str, design: int, mirror: bool, scale: float = 1.0) -> tupl
     return mask, art
 
 
+# printed art styles: card, the bone printed on it, its ink (BGR). "night" is held out: dark card, light bone
+PRINTS = {
+    "cream": ((196, 220, 232), (228, 238, 244), (40, 62, 92)),
+    "white": ((236, 236, 236), (214, 214, 214), (28, 28, 28)),
+    "night": ((52, 46, 44), (212, 218, 220), (24, 24, 24)),
+}
+CARD = 7  # px of card round the printed bone, as die-cut
+TAB = 8  # px: a jigsaw tab's radius
+# where each type's jigsaw tabs are (degrees from the piece's top, clockwise; out: a knob, else a blank), the same
+# for every design: the rules' skeletons "mix & match", so a type's pieces join the same neighbours the same way
+TABS = {
+    "skull": ((180, False),),
+    "ribs": ((0, True), (180, False), (90, True), (270, True)),
+    "pelvis": ((0, False), (150, True), (210, True)),
+    "arm": ((0, True),),
+    "leg": ((0, True),),
+}
+
+
+def printed_piece(kind: str, design: int, mirror: bool, style: str, scale: float = 1.0):
+    """(mask, colour) of one die-cut card piece, upright on its own canvas: the bone of ``piece_mask`` printed in
+    ``style`` (filled, outlined, its pattern as hatching), the card cut CARD px round it with the type's jigsaw
+    tabs (a blank that would cut into the bone is a knob)."""
+    bone, art = piece_mask(kind, design, False, scale)
+    pad = 2 * (CARD + TAB)
+    bone = cv2.copyMakeBorder(bone, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    art = cv2.copyMakeBorder(art, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    card = cv2.dilate(bone, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * CARD + 1, 2 * CARD + 1)))
+    middle = np.argwhere(card > 0).mean(axis=0)[::-1]  # (x, y)
+    r = TAB * scale
+    for degrees, out in TABS[kind]:
+        way = np.array([np.sin(np.radians(degrees)), -np.cos(np.radians(degrees))])
+        reach = next(t for t in range(card.shape[0]) if not _inside(card, middle + way * (t + 1)))
+        edge = middle + way * reach
+        blank = np.zeros_like(card)
+        cv2.circle(blank, tuple(int(v) for v in edge + way * r * 0.3), int(r), 255, -1)
+        if not out and not (blank & cv2.dilate(bone, np.ones((5, 5), np.uint8))).any():
+            card &= ~blank
+        else:
+            cv2.circle(card, tuple(int(v) for v in edge + way * r * 0.7), int(r), 255, -1)
+            cv2.line(card, tuple(int(v) for v in edge), tuple(int(v) for v in edge + way * r * 0.7), 255, int(r))
+    paper, fill, ink = (np.array(c, np.float32) for c in PRINTS[style])
+    colour = np.zeros((*card.shape, 3), np.float32)
+    colour[card > 0] = paper
+    colour[bone > 0] = fill
+    colour[(art > 0) & (bone > 0)] = 0.5 * fill + 0.5 * ink
+    contours = cv2.findContours(bone, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0]
+    cv2.drawContours(colour, contours, -1, tuple(float(v) for v in ink), max(2, int(2.5 * scale)))
+    if mirror:
+        card, colour = card[:, ::-1].copy(), colour[:, ::-1].copy()
+    return card, colour
+
+
+def _inside(mask: np.ndarray, point: np.ndarray) -> bool:
+    x, y = int(round(point[0])), int(round(point[1]))
+    return 0 <= y < mask.shape[0] and 0 <= x < mask.shape[1] and mask[y, x] > 0
+
+
 def _placed(canvas: np.ndarray, x: float, y: float, angle: float) -> np.ndarray:
-    """A piece's own square canvas (mask or art) turned ``angle`` degrees and centred at (x, y) on the board."""
+    """A piece's own square canvas (mask, art or colours) turned ``angle`` degrees and centred at (x, y) on the board."""
     size = canvas.shape[0]
     m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
     m[0, 2] += x - size / 2
@@ -98,14 +160,61 @@ def _placed(canvas: np.ndarray, x: float, y: float, angle: float) -> np.ndarray:
 def _paste(
     img: np.ndarray, mask: np.ndarray, art: np.ndarray, design: int, x: float, y: float, angle: float
 ) -> np.ndarray:
+    """A cut-out piece of ``design``: its body colour, ``art`` in its ink. Where it lies on the board."""
     body, ink = DESIGNS[design]
-    wm = _placed(mask, x, y, angle).astype(np.float32)[..., None] / 255
+    wm = _shadowed(img, mask, x, y, angle)
     wa = _placed(art, x, y, angle).astype(np.float32)[..., None] / 255
-    shadow = cv2.GaussianBlur(np.roll(wm[..., 0], (6, 5), axis=(0, 1)), (0, 0), 4)[..., None]
-    img[:] = img * (1 - 0.35 * shadow)
     colour = np.array(body, np.float32) * (1 - wa) + np.array(ink, np.float32) * wa
     img[:] = img * (1 - wm) + colour * wm
     return wm[..., 0] > 0.5
+
+
+def _shadowed(img: np.ndarray, mask: np.ndarray, x: float, y: float, angle: float) -> np.ndarray:
+    """The shadow of a piece laid at (x, y) turned ``angle`` cast on ``img``; the piece's weight per px (H, W, 1)."""
+    wm = _placed(mask, x, y, angle).astype(np.float32)[..., None] / 255
+    shadow = cv2.GaussianBlur(np.roll(wm[..., 0], (6, 5), axis=(0, 1)), (0, 0), 4)[..., None]
+    img[:] = img * (1 - 0.35 * shadow)
+    return wm
+
+
+def _paste_colour(
+    img: np.ndarray, mask: np.ndarray, colour: np.ndarray, x: float, y: float, angle: float, glare: float = 0.0
+) -> np.ndarray:
+    """A piece (its mask and colours on its own canvas) laid at (x, y) turned ``angle``, its shadow under it;
+    ``glare`` > 0: a lamp's highlight this strong across part of it. Where it lies on the board."""
+    wm = _shadowed(img, mask, x, y, angle)
+    placed = _placed(colour, x, y, angle)
+    if glare:
+        placed += (255 - placed) * _highlight(x, y, colour.shape[0], glare, angle)[..., None]
+    img[:] = img * (1 - wm) + placed * wm
+    return wm[..., 0] > 0.5
+
+
+def _highlight(x: float, y: float, size: int, strength: float, seed: float) -> np.ndarray:
+    """A soft bright ellipse (0-``strength``) somewhere over a piece ``size`` px across centred at (x, y)."""
+    rnd = random.Random(round(seed * 1000))
+    spot = np.zeros((H, W), np.float32)
+    cx, cy = x + rnd.uniform(-0.25, 0.25) * size, y + rnd.uniform(-0.25, 0.25) * size
+    axes = (int(rnd.uniform(0.12, 0.3) * size), int(rnd.uniform(0.05, 0.15) * size))
+    cv2.ellipse(spot, (int(cx), int(cy)), axes, rnd.uniform(0, 180), 0, 360, 1.0, -1)
+    return strength * cv2.GaussianBlur(spot, (0, 0), max(2.0, axes[1] / 2))
+
+
+def _decorate(img: np.ndarray, base: np.ndarray, rng: random.Random) -> None:
+    """A printed board's graves: an inner border line, a headstone and a cross outlined, flourishes in the
+    corners, in a tone lighter than the field (thin print: a piece is thicker)."""
+    tone = tuple(float(v) * 1.35 for v in base)
+    for x0, y0, x1, y1 in GRAVES.values():
+        cv2.rectangle(img, (x0 + 14, y0 + 14), (x1 - 14, y1 - 14), tone, 2)
+        hx, hy = (x0 + 60, y0 + 60) if rng.random() < 0.5 else (x1 - 60, y1 - 110)
+        cv2.ellipse(img, (hx, hy), (26, 26), 0, 180, 360, tone, 3)
+        cv2.line(img, (hx - 26, hy), (hx - 26, hy + 50), tone, 3)
+        cv2.line(img, (hx + 26, hy), (hx + 26, hy + 50), tone, 3)
+        cv2.line(img, (hx - 26, hy + 50), (hx + 26, hy + 50), tone, 3)
+        cv2.line(img, (hx - 10, hy + 6), (hx + 10, hy + 6), tone, 2)
+        cv2.line(img, (hx, hy - 6), (hx, hy + 30), tone, 2)
+        for cx, cy in ((x0 + 14, y0 + 14), (x1 - 14, y0 + 14), (x1 - 14, y1 - 14), (x0 + 14, y1 - 14)):
+            cv2.circle(img, (cx, cy), 9, tone, 2)
 
 
 def render_board(
@@ -116,9 +225,13 @@ def render_board(
     markers: bool = False,
     kind: str | None = None,
     touching: int = 0,
+    printed: str | None = None,
+    glare: bool = False,
 ):
     """A board photo, its truth and its graves; ``kind``: every piece of that type (an enrollment frame);
-    ``touching``: pieces laid against another in its grave (outlines touching, neither under the other)."""
+    ``touching``: pieces laid against another in its grave (outlines touching, neither under the other);
+    ``printed``: die-cut card pieces printed in that art style (PRINTS) on a board with decorated graves;
+    ``glare``: a lamp's highlight on a third of the (printed) pieces and, on some boards, across the board."""
     only = kind
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
@@ -129,6 +242,19 @@ def render_board(
     for x0, y0, x1, y1 in GRAVES.values():
         cv2.rectangle(img, (x0, y0), (x1, y1), tuple(float(v) * 0.8 for v in base), -1)
         cv2.rectangle(img, (x0, y0), (x1, y1), (200, 200, 200), 3)
+    if printed:
+        _decorate(img, base * 0.8, rng)
+
+    def cut(kind: str, design: int, mirror: bool) -> tuple[np.ndarray, np.ndarray]:
+        """A piece's mask and paint: its art (a cut-out) or its colours (printed card)."""
+        return printed_piece(kind, design, mirror, printed) if printed else piece_mask(kind, design, mirror)
+
+    def lay(mask: np.ndarray, paint: np.ndarray, design: int, x: float, y: float, angle: float) -> np.ndarray:
+        if not printed:
+            return _paste(img, mask, paint, design, x, y, angle)
+        shine = rng.uniform(0.5, 0.9) if glare and rng.random() < 1 / 3 else 0.0
+        return _paste_colour(img, mask, paint, x, y, angle, shine)
+
     truth = {
         "graves": {g: {t: 0 for t in TYPES} for g in GRAVES},
         "outside": {t: 0 for t in TYPES},
@@ -151,8 +277,8 @@ def render_board(
             continue  # no room left for an overlapping pair
         for k in range(2):
             kind = rng.choice(TYPES)
-            mask, art = piece_mask(kind, rng.randrange(12), False)
-            _paste(img, mask, art, rng.randrange(12), x + k * 30, y + k * 20, rng.uniform(0, 360))
+            mask, paint = cut(kind, rng.randrange(12), False)
+            lay(mask, paint, rng.randrange(12), x + k * 30, y + k * 20, rng.uniform(0, 360))
         occupied[max(0, int(y) - 120) : int(y) + 140, max(0, int(x) - 120) : int(x) + 150] = True
         crossed[max(0, int(y) - 120) : int(y) + 140, max(0, int(x) - 120) : int(x) + 150] = True
         truth["overlaps"].append({"center": [round(x + 15, 1), round(y + 10, 1)], "grave": grave})
@@ -160,7 +286,7 @@ def render_board(
     for where, _ in plans:
         kind = only or rng.choice(TYPES)
         design = rng.randrange(12)
-        mask, art = piece_mask(kind, design, rng.random() < 0.5)
+        mask, paint = cut(kind, design, rng.random() < 0.5)
         for _ in range(200):
             if where == "grave":
                 grave = rng.choice(list(GRAVES))
@@ -177,12 +303,16 @@ def render_board(
                 break
         else:
             continue
-        on = _paste(img, mask, art, design, x, y, angle)
+        on = lay(mask, paint, design, x, y, angle)
         occupied |= on | footprint
         laid |= on
         _record(truth, kind, x, y, grave)
     for _ in range(touching):
-        _lay_against(img, truth, laid, crossed, rng, only)
+        _lay_against(truth, laid, crossed, rng, only, cut, lay)
+    if glare and rng.random() < 0.4:  # the lamp's reflection on the board itself, soft and wide
+        img += (255 - img) * _highlight(rng.uniform(300, W - 300), rng.uniform(200, H - 200), 900, 0.35, rng.random())[
+            ..., None
+        ]
     if markers:
         for k, (mx, my) in MARKERS.items():  # printed on the board's corners (ArUco 4x4_50), a white margin round them
             cv2.rectangle(img, (mx - 45, my - 45), (mx + 45, my + 45), (235, 235, 235), -1)
@@ -209,16 +339,14 @@ def _record(truth: dict, kind: str, x: float, y: float, grave: str | None) -> No
 TOUCH = 4  # px: a piece laid against another comes this close to it, or closer (never over it)
 
 
-def _lay_against(
-    img: np.ndarray, truth: dict, laid: np.ndarray, crossed: np.ndarray, rng: random.Random, only: str | None
-) -> None:
+def _lay_against(truth: dict, laid: np.ndarray, crossed: np.ndarray, rng: random.Random, only: str | None, cut, lay):
     """One more piece in a grave, against a piece already there: within TOUCH px of it, over none, and clear of
-    the overlapping pairs (``crossed``)."""
+    the overlapping pairs (``crossed``); ``cut`` and ``lay`` make a piece and lay it on the board."""
     neighbours = [p for p in truth["pieces"] if p["grave"]]
     if not neighbours:
         return
     kind, design = only or rng.choice(TYPES), rng.randrange(12)
-    mask, art = piece_mask(kind, design, rng.random() < 0.5)
+    mask, paint = cut(kind, design, rng.random() < 0.5)
     near = cv2.dilate(laid.astype(np.uint8), np.ones((2 * TOUCH + 1, 2 * TOUCH + 1), np.uint8)) > 0
     for _ in range(400):
         other = rng.choice(neighbours)
@@ -230,7 +358,7 @@ def _lay_against(
         on = _placed(mask, x, y, angle) > 127
         if (on & laid).any() or not (on & near).any() or (on & crossed).any():
             continue
-        laid |= _paste(img, mask, art, design, x, y, angle)
+        laid |= lay(mask, paint, design, x, y, angle)
         _record(truth, kind, x, y, other["grave"])
         truth["touching"].append({"center": [round(x, 1), round(y, 1)], "against": other["center"]})
         return
@@ -261,28 +389,41 @@ def tilted(photo: np.ndarray, seed: int, degrees: tuple[float, float] = (4, 15))
     return cv2.warpPerspective(photo, matrix, (W, H), flags=cv2.INTER_LINEAR, borderValue=table), matrix
 
 
-def render_single(seed: int, kind: str):
-    """An enrollment photo: one piece on the board, 420x420 around it."""
+def render_single(seed: int, kind: str, printed: str | None = None):
+    """An enrollment photo: one piece on the board, 420x420 around it (``printed``: a card in that art style)."""
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     img = np.empty((H, W, 3), np.float32)
     img[:] = np.array(rng.choice([(70, 80, 95), (60, 70, 60), (90, 90, 90)]), np.float32) * 0.8
-    mask, art = piece_mask(kind, rng.randrange(12), rng.random() < 0.5)
-    _paste(img, mask, art, rng.randrange(12), W / 2, H / 2, rng.uniform(0, 360))
+    if printed:
+        mask, colour = printed_piece(kind, rng.randrange(12), rng.random() < 0.5, printed)
+        _paste_colour(img, mask, colour, W / 2, H / 2, rng.uniform(0, 360))
+    else:
+        mask, art = piece_mask(kind, rng.randrange(12), rng.random() < 0.5)
+        _paste(img, mask, art, rng.randrange(12), W / 2, H / 2, rng.uniform(0, 360))
     img += nrng.normal(0, 3, img.shape)
     photo = np.clip(img, 0, 255).astype(np.uint8)
     return photo[H // 2 - 210 : H // 2 + 210, W // 2 - 210 : W // 2 + 210]
 
 
 def write_set(
-    out: Path, photos: int, first_seed: int, enroll_per_type: int = 0, tilt: bool = False, touching: int = 0
+    out: Path,
+    photos: int,
+    first_seed: int,
+    enroll_per_type: int = 0,
+    tilt: bool = False,
+    touching: int = 0,
+    printed: str | None = None,
+    glare: bool = False,
 ) -> None:
     """Board photos with their truths and graves.json; ``tilt``: the camera tilted 4-15 degrees, the board's corner
-    markers printed, graves.json in board form, and each truth with its graves in that photo's pixels too."""
+    markers printed, graves.json in board form, and each truth with its graves in that photo's pixels too;
+    ``printed``, ``glare``: as ``render_board``."""
     out.mkdir(parents=True, exist_ok=True)
+    look = {"printed": printed, "glare": glare}
     for i in range(photos):
         seed = first_seed + i
-        photo, truth, graves = render_board(seed, markers=tilt, touching=touching)
+        photo, truth, graves = render_board(seed, markers=tilt, touching=touching, **look)
         if tilt:
             photo, matrix = tilted(photo, seed)
             truth["graves_in_photo"] = {
@@ -303,7 +444,7 @@ def write_set(
             seed = first_seed * 17 + TYPES.index(kind) * 100 + k
             where = "grave" if k % 2 else "outside"
             frame, _, _ = render_board(
-                seed, pieces=where == "grave", overlaps=0, outside=where == "outside", markers=True, kind=kind
+                seed, pieces=where == "grave", overlaps=0, outside=where == "outside", markers=True, kind=kind, **look
             )
             cv2.imwrite(str(folder / f"{k:02d}.jpg"), tilted(frame, seed)[0], [cv2.IMWRITE_JPEG_QUALITY, 80])
     for kind in TYPES if enroll_per_type else ():
@@ -312,7 +453,7 @@ def write_set(
         for k in range(enroll_per_type):
             cv2.imwrite(
                 str(folder / f"{k:02d}.jpg"),
-                render_single(first_seed * 13 + TYPES.index(kind) * 100 + k, kind),
+                render_single(first_seed * 13 + TYPES.index(kind) * 100 + k, kind, printed),
                 [cv2.IMWRITE_JPEG_QUALITY, 90],
             )
 
@@ -329,5 +470,7 @@ if __name__ == "__main__":
         "--tilt", action="store_true", help="a camera tilted 4-15 degrees; corner markers; board-form graves"
     )
     p.add_argument("--touching", type=int, default=0, help="pieces a board laid against another in its grave")
+    p.add_argument("--printed", choices=sorted(PRINTS), help="die-cut card pieces printed in this art style")
+    p.add_argument("--glare", action="store_true", help="a lamp's highlight on a third of the printed pieces")
     a = p.parse_args()
-    write_set(a.out, a.photos, a.seed, a.enroll, a.tilt, a.touching)
+    write_set(a.out, a.photos, a.seed, a.enroll, a.tilt, a.touching, a.printed, a.glare)

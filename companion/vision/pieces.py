@@ -52,22 +52,35 @@ AGREEMENT_WEIGHT = 5  # ... lowered by this many times their worst misfit to eac
 NOTCH_DEPTH = 2.5  # half-res px: a notch in a blob's outline this deep may be where two pieces touch ...
 NECK = 0.6  # ... and a cut between two notches at most this many times the thickest enrolled piece's thickness
 # (a skull's: ~22 half-res px, a bone's width and a half, a rib comb's teeth touching a bone side by side)
+CUT_EDGE = 8.0  # grey levels a half-res px: an outline this steep is cut (pieces' outlines, median: 40-67 on the
+# rendered sets; a lamp's reflection on the board, 0.5-5); a blob with nothing this steep in it ...
+STEEPEST = 98  # ... in its steepest 2 % is light alone (blobs holding a piece: 54+; a piece's outline is ~9 % of it)
+MIN_BLOB = 150  # half-res px: a blob smaller than this is a speck, not (part of) a piece
 CUTS_DEEP = 2  # a blob is cut at most this many times over (three pieces touching in a row)
 CUT_SIDE_AREA = 1.12  # a side cut off is one piece, this big at most against its type's largest enrolled (a
 # whole blob may be 1.2: its shadow; a pelvis with a bone's knob left on, 1.2, looked like a skull)
 
 
 def _mask(image: np.ndarray, light: bool = True, scale: float = 1.0) -> np.ndarray:
-    """What is not board. A top-hat against a grey opening wider than any piece is thick keeps the
-    board's own large areas (grave fields and their edges) out. ``light``: pieces lighter than the board
-    (a set learns which at enrollment; both at once would also find the dark gaps between pieces). ``scale``: the
-    image's px per board px (a board warped flat may come at the working scale already)."""
+    """What is not board, at the working scale. ``light``: pieces lighter than the board (a set learns which at
+    enrollment; both at once would also find the dark gaps between pieces). ``scale``: the image's px per board px
+    (a board warped flat may come at the working scale already)."""
+    return _mask_of(_working_grey(image, scale), light)
+
+
+def _working_grey(image: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    """The photo in grey levels at the working scale (``scale``: as ``_mask``)."""
     small = (
         image
         if abs(scale - WORK) < 1e-6
         else cv2.resize(image, None, fx=WORK / scale, fy=WORK / scale, interpolation=cv2.INTER_AREA)
     )
-    gray = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+
+
+def _mask_of(gray: np.ndarray, light: bool) -> np.ndarray:
+    """What is not board in a working-scale grey photo. A top-hat against a grey opening wider than any piece is
+    thick keeps the board's own large areas (grave fields and their edges) out."""
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (PIECE_WIDTH, PIECE_WIDTH))
     contrast = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT if light else cv2.MORPH_BLACKHAT, kernel).astype(np.int16)
     threshold = max(30.0, float(np.median(contrast)) * 3 + 15)
@@ -93,6 +106,27 @@ def _mask(image: np.ndarray, light: bool = True, scale: float = 1.0) -> np.ndarr
     mask[small_hole[labels]] = 255
     # grave outlines and board print are thin lines: an opening removes them, pieces stay
     return _opened(mask)
+
+
+def _edges(gray: np.ndarray, contour: np.ndarray) -> tuple[float, float]:
+    """How steep a blob's outline is (the median, grey levels a px) and its steepest STEEPEST % anywhere. A piece's
+    cut edge steps all round it; a lamp's reflection on the board, bright enough to stand out, has no edge; one
+    over pieces or print keeps theirs inside it."""
+    x, y, w, h = cv2.boundingRect(contour)
+    x0, y0 = max(0, x - 1), max(0, y - 1)
+    patch = gray[y0 : y + h + 1, x0 : x + w + 1].astype(np.float32)
+    slope = np.hypot(cv2.Sobel(patch, cv2.CV_32F, 1, 0), cv2.Sobel(patch, cv2.CV_32F, 0, 1)) / 8
+    along = contour[:, 0] - (x0, y0)
+    inside = np.zeros(patch.shape, np.uint8)
+    cv2.drawContours(inside, [contour - (x0, y0)], -1, 255, -1)
+    return float(np.median(slope[along[:, 1], along[:, 0]])), float(np.percentile(slope[inside > 0], STEEPEST))
+
+
+def _pieces_seen(gray: np.ndarray, light: bool, mask: np.ndarray | None = None, inside: bool = True) -> list[Shape]:
+    """The blobs cut out all round (a piece, as enrollment wants one) in a working-scale grey photo (its mask, if
+    made already); ``inside``: clear of the photo's edge only."""
+    mask = _mask_of(gray, light) if mask is None else mask
+    return [s for s in shapes_in_mask(mask) if _edges(gray, s.contour)[0] >= CUT_EDGE and not (inside and s.at_border)]
 
 
 def _opened(mask: np.ndarray) -> np.ndarray:
@@ -272,11 +306,11 @@ def _nearest_types(features: np.ndarray, labels: list[str], x: np.ndarray) -> li
     return sorted(best.items(), key=lambda kv: kv[1])
 
 
-def shapes(image: np.ndarray, light: bool = True, min_area: float = 150, scale: float = 1.0) -> list[Shape]:
+def shapes(image: np.ndarray, light: bool = True, min_area: float = MIN_BLOB, scale: float = 1.0) -> list[Shape]:
     return shapes_in_mask(_mask(image, light, scale), min_area)
 
 
-def shapes_in_mask(mask: np.ndarray, min_area: float = 150) -> list[Shape]:
+def shapes_in_mask(mask: np.ndarray, min_area: float = MIN_BLOB) -> list[Shape]:
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     found = []
     for i, contour in enumerate(contours):
@@ -340,10 +374,10 @@ class PieceReader:
         ]
         light = _lighter_than_board(photos[0][2]) if board is None else _lighter_in_frames([p for _, _, p in photos])
         for kind, path, image in photos:
-            mask = _mask(image, light, scale)
-            found = sorted(shapes_in_mask(mask), key=lambda s: -s.area)
-            if board is not None:
-                found = [f for f in found if not f.at_border]  # the flat board's edge: its margin, not a piece
+            gray = _working_grey(image, scale)
+            mask = _mask_of(gray, light)
+            # (on a whole frame warped flat, what touches its edge is the board's margin, not a piece)
+            found = sorted(_pieces_seen(gray, light, mask, inside=board is not None), key=lambda s: -s.area)
             if not found:
                 raise BadInput(f"{path}: no piece found in the photo")
             if len(found) > 1 and found[1].area > 0.3 * found[0].area:
@@ -610,13 +644,18 @@ class PieceReader:
         counts = {name: {t: 0 for t in PIECE_TYPES} for name in graves}
         outside = {t: 0 for t in PIECE_TYPES}
         unreadable = []
-        mask = _mask(image, self.light, scale)
+        gray = _working_grey(image, scale)
+        mask = _mask_of(gray, self.light)
         for blob in shapes_in_mask(mask):
+            if _edges(gray, blob.contour)[1] < CUT_EDGE:
+                continue  # light on the board, not a piece
             for shape, grave, kind, why in self._pieces_in(mask, blob, graves):
                 if kind is None and board_edge and shape.at_border and grave is None:
                     continue
                 if kind is None:
-                    unreadable.append({"center": [round(shape.center[0], 1), round(shape.center[1], 1)], "why": why})
+                    # flagged in every grave it reaches into, so that no grave's count is taken without a look
+                    for x, y in [shape.center] * (grave is not None) + _reaches_into(shape, graves, grave):
+                        unreadable.append({"center": [round(x, 1), round(y, 1)], "why": why})
                     continue
                 (counts[grave] if grave is not None else outside)[kind] += 1
         return {
@@ -625,6 +664,24 @@ class PieceReader:
             "unreadable": unreadable,
             "ms": round((time.perf_counter() - start) * 1000, 1),
         }
+
+
+def _reaches_into(shape: Shape, graves: dict[str, np.ndarray], own: str | None) -> list[tuple[float, float]]:
+    """Where (full-res px) a blob lies in each grave but its own (its centre's) with a piece's worth of it or more;
+    outside every grave and reaching into none: its centre."""
+    if shape.contour is None:
+        return [] if own else [shape.center]
+    blob, (x, y) = _filled(shape.contour)
+    found = []
+    for name, outline in graves.items():
+        if name == own:
+            continue
+        inside = np.zeros_like(blob)
+        cv2.fillPoly(inside, [np.round(outline * WORK).astype(np.int32) - [x, y]], 255)
+        part = cv2.moments(blob & inside, True)
+        if part["m00"] >= MIN_BLOB:
+            found.append(((part["m10"] / part["m00"] + x) / WORK, (part["m01"] / part["m00"] + y) / WORK))
+    return found or ([] if own else [shape.center])
 
 
 def grave_of(shape: Shape, graves: dict[str, np.ndarray]) -> str | None:
@@ -723,8 +780,10 @@ def _lighter_in_frames(frames: list[np.ndarray]) -> bool:
     """Whole frames warped flat, one piece on each: lighter or darker than the board, as the way that finds one
     piece in more of them (the other finds the board's own darker fields and shadows, or scraps)."""
 
+    greys = [_working_grey(f, WORK) for f in frames]
+
     def one_piece(light: bool) -> int:
-        return sum(len([s for s in shapes(f, light, scale=WORK) if not s.at_border]) == 1 for f in frames)
+        return sum(len(_pieces_seen(gray, light)) == 1 for gray in greys)
 
     return one_piece(True) >= one_piece(False)
 

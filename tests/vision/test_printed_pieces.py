@@ -1,0 +1,85 @@
+"""The Sepulchre piece reader on printed die-cut card pieces under a lamp (bench/data/pieces/printed*, issue 34)."""
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.board import Board
+from companion.vision.pieces import PieceReader, graves_to_read, load_graves
+
+PIECES = Path(__file__).resolve().parents[2] / "bench" / "data" / "pieces"
+DEV, PRINTED, WHITE = PIECES / "dev", PIECES / "printed", PIECES / "printed-white"
+
+
+def flags_in(reading, grave):
+    return [u for u in reading["unreadable"] if cv2.pointPolygonTest(grave, tuple(u["center"]), False) >= 0]
+
+
+def reflection(shape, centre, axes, angle, strength):
+    """A lamp's soft highlight on a glossy board: 0 to ``strength`` of the way to white."""
+    spot = np.zeros(shape[:2], np.float32)
+    cv2.ellipse(spot, centre, axes, angle, 0, 360, 1.0, -1)
+    return strength * cv2.GaussianBlur(spot, (0, 0), axes[1] / 2)[..., None]
+
+
+def test_a_lamps_reflection_on_the_board_is_not_a_piece():
+    """A soft bright patch on the bare board between graves stood out as much as a piece: flagged "not a piece
+    we know". It has no cut edge anywhere: it is light, not a piece."""
+    reader = PieceReader.enroll(DEV / "enroll")
+    graves = load_graves(json.loads((DEV / "graves.json").read_text()))
+    photo = cv2.imread(str(DEV / "board-00300.jpg"))
+    bare = reader.read(photo, graves)
+    lit = photo + (255 - photo.astype(np.float32)) * reflection(photo.shape, (960, 560), (110, 36), 25, 0.45)
+    reading = reader.read(np.clip(lit, 0, 255).astype(np.uint8), graves)
+    assert reading["graves"] == bare["graves"] and reading["unreadable"] == bare["unreadable"]
+
+
+def test_a_blob_centred_outside_every_grave_is_flagged_in_each_grave_it_reaches():
+    """A lamp's reflection joined a leg in the east grave to the board beyond it; the blob's centre lay outside
+    every grave, so its flag did too and the east grave's count (the leg left out) was taken as read."""
+    reader = PieceReader.enroll(WHITE / "enroll")
+    spec = json.loads((WHITE / "graves.json").read_text())
+    truth = json.loads((WHITE / "board-01503.json").read_text())
+    seen = graves_to_read(spec, cv2.imread(str(WHITE / "board-01503.jpg")))
+    reading = reader.read(*seen)
+    assert reading["graves"]["east"] == truth["graves"]["east"] or flags_in(reading, seen.graves["east"])
+
+
+def test_whole_frames_with_a_reflection_on_the_board_enroll(tmp_path):
+    """A whole frame of a skull with a lamp's reflection across a grave's outline: both stood out, and enrollment
+    refused the frame ("expected one piece in the photo, found 2"). A piece is cut out all round; a reflection
+    is not."""
+    import shutil
+
+    from bench.render.pieces_scene import render_board, tilted
+
+    shutil.copytree(PRINTED / "enroll-frames", tmp_path / "frames")
+    seed = 91800  # a fresh set's first skull frame (write_set, seed 5400): the reflection lies across the south grave
+    frame, _, _ = render_board(
+        seed, pieces=0, overlaps=0, outside=1, markers=True, kind="skull", printed="cream", glare=True
+    )
+    cv2.imwrite(str(tmp_path / "frames" / "skull" / "00.jpg"), tilted(frame, seed)[0], [cv2.IMWRITE_JPEG_QUALITY, 80])
+    spec = json.loads((PRINTED / "graves.json").read_text())
+    reader = PieceReader.enroll(tmp_path / "frames", Board.from_json(spec["board"]))
+    assert reader.photos == 15
+
+
+@pytest.mark.parametrize("folder", [PRINTED, WHITE])
+def test_printed_card_pieces_are_counted_or_flagged(folder):
+    """Die-cut card, a bone printed on it, jigsaw tabs, glare, a tilted camera: no grave silently wrong, and most
+    graves counted (printed: 30 of 32 measured, printed-white 29; the rest flagged)."""
+    reader = PieceReader.enroll(folder / "enroll")
+    spec = json.loads((folder / "graves.json").read_text())
+    right = total = 0
+    for path in sorted(folder.glob("board-*.jpg")):
+        truth = json.loads(path.with_suffix(".json").read_text())
+        seen = graves_to_read(spec, cv2.imread(str(path)))
+        reading = reader.read(*seen)
+        for name, counts in truth["graves"].items():
+            total += 1
+            right += reading["graves"][name] == counts
+            assert reading["graves"][name] == counts or flags_in(reading, seen.graves[name]), (path.name, name)
+    assert right >= 0.85 * total
