@@ -102,7 +102,7 @@ def evaluate(folder: Path, baseline_photos: int, kind: str = "learned") -> dict:
                 ok_photo = False
         at_pose += at_true_tops(image, truth)
         phantom += len(set(range(len(reading["dice"]))) - used)
-        stray = [u for u in reading["unreadable"] if not any(near(u["center"], d["center"]) for d in truth)]
+        stray = [u for u in reading["unreadable"] if not any(on_die(u["center"], d) for d in truth)]
         flags_at_no_die += len(stray)
         perfect += ok_photo and not (set(range(len(reading["dice"]))) - used) and not stray
     base_ms, base_acc = baseline(folder, reader, baseline_photos)
@@ -126,6 +126,13 @@ def evaluate(folder: Path, baseline_photos: int, kind: str = "learned") -> dict:
 
 def near(a, b) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) < MATCH_PX
+
+
+def on_die(point, die: dict) -> bool:
+    """Whether a flag at ``point`` marks ``die``: it lies within one top-face side of the top face's centre, on
+    the die's body (a cocked die's body reaches that far from its top face; its flag goes where it shows most)."""
+    side = float(np.hypot(*np.subtract(die["corners"][1], die["corners"][0])))
+    return bool(np.hypot(point[0] - die["center"][0], point[1] - die["center"][1]) < side)
 
 
 def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:
