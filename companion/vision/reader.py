@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
+from .board import markers_seen
 from .embedding import cut_face, embed
 from .finding import ENROLL_PEAK, Spot, find_spots
 from .model_sets import PHOTO_SUFFIXES, enroll_again, enrollment_photos, load_set, read_photo, save_set
@@ -39,6 +40,10 @@ MIN_PHOTO = 16  # px: a photo narrower than this cannot hold a die
 MIN_MARGIN = 0.1  # cosine similarity the nearest face must lead the next by to be read
 MIN_SIMILARITY = 0.5  # nearest face less similar than this: not a face of this set (a mat's print, a smudge)
 FLAG_PEAK = 0.5  # a spot whose face is like none of the set's is flagged only if the finder is this sure of it
+SHADOW_EDGES = 0.35  # a "cocked die" whose edges are less steep than this share of the read dice's is a die's
+# shadow, no die (flags at dice measured 0.55+ of their photo's read dice, at shadows 0.16-0.21)
+EDGE_REACH = 0.6  # die sides each way round a spot its steepest edges are measured in
+MARKER_LOOK = 4.0  # a flag's surroundings this many die sides each way are searched for a mat's marker under it
 SURE_MARGIN = 0.3  # a lead this big is as sure as the reader gets (confidence 0.99)
 ENROLL_SIDES = tuple(float(s) for s in np.geomspace(14, 200, 24))  # px: die sizes the finder tries
 DIE_MM = (10.0, 30.0)  # dice this small to this big: the sizes tried on teaching-sheet photos
@@ -140,22 +145,32 @@ class DiceReader:
         level = [(spot, face) for spot, face in found if face.level >= LEVEL_LIKELY]
         decisions = self.decide_looking_around(gray, [face for _, face in level])
         dice, unreadable = [], []
-        for _, face in found:
-            if face.level < LEVEL_LIKELY:
-                unreadable.append({"center": _rounded(face.centre), "why": "cocked: re-roll it or lay it flat"})
         for (spot, face), decision in zip(level, decisions):
             centre = _rounded(face.centre)
             if decision.clear:
                 dice.append(_die_read(decision, centre))
             elif decision.similarity < MIN_SIMILARITY:
-                if spot.likelihood >= FLAG_PEAK:  # fainter, and like no face: a mat's corner or print, not a die
+                # fainter, and like no face: a mat's corner or print, not a die
+                if spot.likelihood >= FLAG_PEAK and not _on_a_marker(gray, face.centre, face.side):
                     unreadable.append({"center": centre, "why": "a die? its face is like none of the set's"})
             else:
                 unreadable.append(
                     {"center": centre, "why": f"{decision.face} or {decision.runner_up}: too close to call"}
                 )
+        cocked = [face for _, face in found if face.level < LEVEL_LIKELY]
+        for face in self._not_shadows(gray, cocked, [d["center"] for d in dice]):
+            if not _on_a_marker(gray, face.centre, face.side):
+                unreadable.append({"center": _rounded(face.centre), "why": "cocked: re-roll it or lay it flat"})
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+    def _not_shadows(self, gray: np.ndarray, cocked: list[Refined], read: list[list[float]]) -> list[Refined]:
+        """The dice judged cocked that are dice: a die's print and edges are as steep as the read dice's (a die's
+        shadow, dark and die-sized, is soft all over). With no die read, no measure: all of them."""
+        if not cocked or not read:
+            return cocked
+        steepest = float(np.median([_steepest(gray, (x, y), self.die_side) for x, y in read]))
+        return [f for f in cocked if _steepest(gray, f.centre, self.die_side) >= SHADOW_EDGES * steepest]
 
     def decide_looking_around(self, gray: np.ndarray, faces: list[Refined]) -> list[Decision]:
         """Each die's decision where its face is; a die not clear there is cut again a little off it each way
@@ -184,6 +199,29 @@ class DiceReader:
             first, second = np.argsort(-row)[:2]
             decisions.append(Decision(faces[first], float(row[first]), faces[second], float(row[first] - row[second])))
         return decisions
+
+
+def _steepest(gray: np.ndarray, centre: tuple[float, float], side: float) -> float:
+    """The steepest 2 % of the grey level's slope (levels a px) within EDGE_REACH sides of ``centre``."""
+    reach = max(2, int(EDGE_REACH * side))
+    x, y = int(centre[0]), int(centre[1])
+    window = gray[max(0, y - reach) : y + reach, max(0, x - reach) : x + reach].astype(np.float32)
+    if window.shape[0] < 3 or window.shape[1] < 3:
+        return 0.0
+    slope = np.hypot(cv2.Sobel(window, cv2.CV_32F, 1, 0), cv2.Sobel(window, cv2.CV_32F, 0, 1)) / 8
+    return float(np.percentile(slope, 98))
+
+
+def _on_a_marker(gray: np.ndarray, centre: tuple[float, float], side: float) -> bool:
+    """Whether a spot lies on one of the mat's markers (ArUco 4x4_50: a dark square of light code, as like a die
+    as anything on a mat), looked for round the spot only: a read pays for it only where it would flag."""
+    reach = int(MARKER_LOOK * side)
+    x0, y0 = max(0, int(centre[0]) - reach), max(0, int(centre[1]) - reach)
+    window = gray[y0 : int(centre[1]) + reach, x0 : int(centre[0]) + reach]
+    return any(
+        cv2.pointPolygonTest((corners + (x0, y0)).astype(np.float32), centre, False) >= 0
+        for corners in markers_seen(window).values()
+    )
 
 
 def _one_a_die(found: list[tuple[Spot, Refined]]) -> list[tuple[Spot, Refined]]:

@@ -293,3 +293,42 @@ def test_a_bad_set_name_is_refused_before_enrolling(run_cli, tmp_path, name):
     for kind in ("dice", "pieces"):
         done = run_cli(kind, "enroll", str(tmp_path / "no-such-folder"), "--set", name)
         assert done.returncode == 2 and "a set name is" in done.stderr  # not "no such folder": the name first
+
+
+BENCH_DICE = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice"
+
+
+@pytest.fixture(scope="module")
+def blender_readers() -> dict[str, DiceReader]:
+    return {name: DiceReader.enroll(BENCH_DICE / name / "enroll") for name in ("blender", "blender-diagonal")}
+
+
+def flags_at_no_die(reading: dict, truth: list[dict]) -> list[dict]:
+    """Flags farther from every die than its top face's side (a flag on a die's body marks that die)."""
+    return [
+        u
+        for u in reading["unreadable"]
+        if not any(
+            np.hypot(*np.subtract(u["center"], d["center"])) < np.hypot(*np.subtract(d["corners"][1], d["corners"][0]))
+            for d in truth
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "folder, photo",
+    [
+        ("blender", "scene-00106"),  # a die's long shadow, dark and die-sized, taken for a cocked die
+        ("blender", "scene-00110"),
+        ("blender-diagonal", "scene-01302"),
+        ("blender-diagonal", "scene-01303"),  # the mat's marker: a dark square of light code
+    ],
+)
+def test_a_dice_shadow_or_the_mats_marker_is_not_flagged_as_a_die(blender_readers, folder, photo):
+    truth = json.loads((BENCH_DICE / folder / f"{photo}.json").read_text())["dice"]
+    reading = blender_readers[folder].read(cv2.imread(str(BENCH_DICE / folder / f"{photo}.jpg")))
+    assert flags_at_no_die(reading, truth) == []
+    cocked = [d for d in truth if d["cocked"]]
+    assert sum(
+        any(np.hypot(*np.subtract(u["center"], d["center"])) < 60 for u in reading["unreadable"]) for d in cocked
+    )
