@@ -32,7 +32,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bench.common import pin_one_core, time_ms  # noqa: E402  (before numpy: it sets one BLAS thread)
-from bench.truth import at_true_top_faces  # noqa: E402
+from bench.truth import at_true_top_faces, on_die  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "dice"
 MATCH_PX = 20  # a reading within this many px of a true centre is that die
@@ -126,13 +126,6 @@ def evaluate(folder: Path, baseline_photos: int, kind: str = "learned") -> dict:
 
 def near(a, b) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) < MATCH_PX
-
-
-def on_die(point, die: dict) -> bool:
-    """Whether a flag at ``point`` marks ``die``: it lies within one top-face side of the top face's centre, on
-    the die's body (a cocked die's body reaches that far from its top face; its flag goes where it shows most)."""
-    side = float(np.hypot(*np.subtract(die["corners"][1], die["corners"][0])))
-    return bool(np.hypot(point[0] - die["center"][0], point[1] - die["center"][1]) < side)
 
 
 def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:

@@ -28,3 +28,10 @@ def at_true_top_faces(reader, image: np.ndarray, truth: list[dict]) -> tuple[int
         right += clear and face == die["face"]
         wrong += clear and face != die["face"]
     return level, right, wrong
+
+
+def on_die(point, die: dict) -> bool:
+    """Whether a flag at ``point`` marks ``die``: it lies within one top-face side of the top face's centre, on
+    the die's body (a cocked die's body reaches that far from its top face; its flag goes where it shows most)."""
+    side = float(np.hypot(*np.subtract(die["corners"][1], die["corners"][0])))
+    return bool(np.hypot(point[0] - die["center"][0], point[1] - die["center"][1]) < side)

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import BadInput
 from .board import Board, marker_centres
+from .edges import slope
 from .model_sets import enrollment_photos, load_set, save_set
 
 PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
@@ -108,25 +109,33 @@ def _mask_of(gray: np.ndarray, light: bool) -> np.ndarray:
     return _opened(mask)
 
 
-def _edges(gray: np.ndarray, contour: np.ndarray) -> tuple[float, float]:
-    """How steep a blob's outline is (the median, grey levels a px) and its steepest STEEPEST % anywhere. A piece's
-    cut edge steps all round it; a lamp's reflection on the board, bright enough to stand out, has no edge; one
-    over pieces or print keeps theirs inside it."""
+def _slope_round(gray: np.ndarray, contour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The grey level's slope over a blob's box (a px more each way), and its outline in that box's px."""
     x, y, w, h = cv2.boundingRect(contour)
     x0, y0 = max(0, x - 1), max(0, y - 1)
-    patch = gray[y0 : y + h + 1, x0 : x + w + 1].astype(np.float32)
-    slope = np.hypot(cv2.Sobel(patch, cv2.CV_32F, 1, 0), cv2.Sobel(patch, cv2.CV_32F, 0, 1)) / 8
-    along = contour[:, 0] - (x0, y0)
-    inside = np.zeros(patch.shape, np.uint8)
-    cv2.drawContours(inside, [contour - (x0, y0)], -1, 255, -1)
-    return float(np.median(slope[along[:, 1], along[:, 0]])), float(np.percentile(slope[inside > 0], STEEPEST))
+    return slope(gray[y0 : y + h + 1, x0 : x + w + 1]), contour - (x0, y0)
 
 
-def _pieces_seen(gray: np.ndarray, light: bool, mask: np.ndarray | None = None, inside: bool = True) -> list[Shape]:
-    """The blobs cut out all round (a piece, as enrollment wants one) in a working-scale grey photo (its mask, if
-    made already); ``inside``: clear of the photo's edge only."""
-    mask = _mask_of(gray, light) if mask is None else mask
-    return [s for s in shapes_in_mask(mask) if _edges(gray, s.contour)[0] >= CUT_EDGE and not (inside and s.at_border)]
+def _cut_all_round(gray: np.ndarray, contour: np.ndarray) -> bool:
+    """Whether a blob's outline is a cut edge (its median slope, at least CUT_EDGE): a piece's card steps all
+    round it; a lamp's reflection on the board, bright enough to stand out, has no edge."""
+    steep, outline = _slope_round(gray, contour)
+    return float(np.median(steep[outline[:, 0, 1], outline[:, 0, 0]])) >= CUT_EDGE
+
+
+def _has_a_cut_edge(gray: np.ndarray, contour: np.ndarray) -> bool:
+    """Whether a cut edge lies anywhere in a blob (its steepest STEEPEST % at least CUT_EDGE): a reflection over
+    pieces or print keeps their edges inside it; one on bare board has none."""
+    steep, outline = _slope_round(gray, contour)
+    inside = np.zeros(steep.shape, np.uint8)
+    cv2.drawContours(inside, [outline], -1, 255, -1)
+    return float(np.percentile(steep[inside > 0], STEEPEST)) >= CUT_EDGE
+
+
+def _pieces_seen(gray: np.ndarray, mask: np.ndarray, inside: bool = True) -> list[Shape]:
+    """The blobs of a working-scale grey photo's mask cut out all round (a piece, as enrollment wants one);
+    ``inside``: clear of the photo's edge only."""
+    return [s for s in shapes_in_mask(mask) if _cut_all_round(gray, s.contour) and not (inside and s.at_border)]
 
 
 def _opened(mask: np.ndarray) -> np.ndarray:
@@ -377,7 +386,7 @@ class PieceReader:
             gray = _working_grey(image, scale)
             mask = _mask_of(gray, light)
             # (on a whole frame warped flat, what touches its edge is the board's margin, not a piece)
-            found = sorted(_pieces_seen(gray, light, mask, inside=board is not None), key=lambda s: -s.area)
+            found = sorted(_pieces_seen(gray, mask, inside=board is not None), key=lambda s: -s.area)
             if not found:
                 raise BadInput(f"{path}: no piece found in the photo")
             if len(found) > 1 and found[1].area > 0.3 * found[0].area:
@@ -517,8 +526,7 @@ class PieceReader:
         blob, (x, y) = _filled(shape.contour)
         h, w = blob.shape
         blob &= mask[y : y + h, x : x + w]
-        inside = np.zeros_like(blob)
-        cv2.fillPoly(inside, [np.round(grave * WORK).astype(np.int32) - [x, y]], 255)
+        inside = _grave_on(blob, grave, (x, y))
         if cv2.countNonZero(blob & inside) >= BEYOND * cv2.countNonZero(blob):
             return []
         cut = np.zeros_like(mask)  # the whole photo's frame: the parts' centres and edge contact
@@ -647,14 +655,13 @@ class PieceReader:
         gray = _working_grey(image, scale)
         mask = _mask_of(gray, self.light)
         for blob in shapes_in_mask(mask):
-            if _edges(gray, blob.contour)[1] < CUT_EDGE:
+            if not _has_a_cut_edge(gray, blob.contour):
                 continue  # light on the board, not a piece
             for shape, grave, kind, why in self._pieces_in(mask, blob, graves):
                 if kind is None and board_edge and shape.at_border and grave is None:
                     continue
                 if kind is None:
-                    # flagged in every grave it reaches into, so that no grave's count is taken without a look
-                    for x, y in [shape.center] * (grave is not None) + _reaches_into(shape, graves, grave):
+                    for x, y in _flag_places(shape, graves, grave):
                         unreadable.append({"center": [round(x, 1), round(y, 1)], "why": why})
                     continue
                 (counts[grave] if grave is not None else outside)[kind] += 1
@@ -666,22 +673,28 @@ class PieceReader:
         }
 
 
-def _reaches_into(shape: Shape, graves: dict[str, np.ndarray], own: str | None) -> list[tuple[float, float]]:
-    """Where (full-res px) a blob lies in each grave but its own (its centre's) with a piece's worth of it or more;
-    outside every grave and reaching into none: its centre."""
-    if shape.contour is None:
-        return [] if own else [shape.center]
-    blob, (x, y) = _filled(shape.contour)
-    found = []
-    for name, outline in graves.items():
-        if name == own:
-            continue
-        inside = np.zeros_like(blob)
-        cv2.fillPoly(inside, [np.round(outline * WORK).astype(np.int32) - [x, y]], 255)
-        part = cv2.moments(blob & inside, True)
-        if part["m00"] >= MIN_BLOB:
-            found.append(((part["m10"] / part["m00"] + x) / WORK, (part["m01"] / part["m00"] + y) / WORK))
-    return found or ([] if own else [shape.center])
+def _flag_places(shape: Shape, graves: dict[str, np.ndarray], own: str | None) -> list[tuple[float, float]]:
+    """Where (full-res px) an unreadable blob is flagged: its centre, and in every other grave it reaches into
+    with a speck's worth of it (MIN_BLOB) its part's centre, so that no grave's count is taken without a look."""
+    found = [shape.center] if own else []
+    if shape.contour is not None:
+        blob, corner = _filled(shape.contour)
+        for name, outline in graves.items():
+            if name == own:
+                continue
+            part = cv2.moments(blob & _grave_on(blob, outline, corner), True)
+            if part["m00"] >= MIN_BLOB:
+                x, y = part["m10"] / part["m00"] + corner[0], part["m01"] / part["m00"] + corner[1]
+                found.append((x / WORK, y / WORK))
+    return found or [shape.center]
+
+
+def _grave_on(canvas: np.ndarray, grave: np.ndarray, corner: tuple[int, int]) -> np.ndarray:
+    """The grave (full-res px) filled in on a canvas like ``canvas`` whose top-left lies at ``corner`` of the
+    working-scale mask."""
+    inside = np.zeros_like(canvas)
+    cv2.fillPoly(inside, [np.round(grave * WORK).astype(np.int32) - np.array(corner)], 255)
+    return inside
 
 
 def grave_of(shape: Shape, graves: dict[str, np.ndarray]) -> str | None:
@@ -783,7 +796,7 @@ def _lighter_in_frames(frames: list[np.ndarray]) -> bool:
     greys = [_working_grey(f, WORK) for f in frames]
 
     def one_piece(light: bool) -> int:
-        return sum(len(_pieces_seen(gray, light)) == 1 for gray in greys)
+        return sum(len(_pieces_seen(gray, _mask_of(gray, light))) == 1 for gray in greys)
 
     return one_piece(True) >= one_piece(False)
 

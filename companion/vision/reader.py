@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import BadInput
 from .board import markers_seen
+from .edges import slope
 from .embedding import cut_face, embed
 from .finding import ENROLL_PEAK, Spot, find_spots
 from .model_sets import PHOTO_SUFFIXES, enroll_again, enrollment_photos, load_set, read_photo, save_set
@@ -205,11 +206,10 @@ def _steepest(gray: np.ndarray, centre: tuple[float, float], side: float) -> flo
     """The steepest 2 % of the grey level's slope (levels a px) within EDGE_REACH sides of ``centre``."""
     reach = max(2, int(EDGE_REACH * side))
     x, y = int(centre[0]), int(centre[1])
-    window = gray[max(0, y - reach) : y + reach, max(0, x - reach) : x + reach].astype(np.float32)
+    window = gray[max(0, y - reach) : y + reach, max(0, x - reach) : x + reach]
     if window.shape[0] < 3 or window.shape[1] < 3:
         return 0.0
-    slope = np.hypot(cv2.Sobel(window, cv2.CV_32F, 1, 0), cv2.Sobel(window, cv2.CV_32F, 0, 1)) / 8
-    return float(np.percentile(slope, 98))
+    return float(np.percentile(slope(window), 98))
 
 
 def _on_a_marker(gray: np.ndarray, centre: tuple[float, float], side: float) -> bool:

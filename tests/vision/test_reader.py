@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from bench.render.dice_scene import render_scene, render_sheet, render_single, set_camera_height
+from bench.truth import on_die
 from companion.errors import BadInput
 from companion.games.rolling_bones.dice import FACE_IDS
 from companion.vision.finding import find_spots
@@ -304,15 +305,8 @@ def blender_readers() -> dict[str, DiceReader]:
 
 
 def flags_at_no_die(reading: dict, truth: list[dict]) -> list[dict]:
-    """Flags farther from every die than its top face's side (a flag on a die's body marks that die)."""
-    return [
-        u
-        for u in reading["unreadable"]
-        if not any(
-            np.hypot(*np.subtract(u["center"], d["center"])) < np.hypot(*np.subtract(d["corners"][1], d["corners"][0]))
-            for d in truth
-        )
-    ]
+    """Flags on no die's body (the bench's measure)."""
+    return [u for u in reading["unreadable"] if not any(on_die(u["center"], d) for d in truth)]
 
 
 @pytest.mark.parametrize(
