@@ -29,6 +29,10 @@ BEHIND_BYTES = 256 * 1024  # a page with this much unsent is not reading: droppe
 HEAD_BYTES = 8192  # a request head longer than this is refused
 HEAD_TIMEOUT_S = 10
 
+_STREAM_HEAD = (
+    b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+    b"Access-Control-Allow-Origin: *\r\nX-Accel-Buffering: no\r\nConnection: close\r\n\r\n"
+)
 _ANSWERS = {400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 503: "Service Unavailable"}
 
 
@@ -155,20 +159,20 @@ class LiveServer:
             )
             writer.close()
             return
-        writer.write(
-            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-            b"Access-Control-Allow-Origin: *\r\nX-Accel-Buffering: no\r\nConnection: close\r\n\r\n"
-        )
         if head.startswith(b"HEAD "):
+            writer.write(_STREAM_HEAD)
             writer.close()
             return
         try:
-            writer.write(b": connected\n\n" + await self._event())
+            first = await self._event()
         except Exception:  # the table could not be shown: say so in the log, close this page only
             log.exception("live snapshot failed")
+            writer.write(_STREAM_HEAD)
             writer.close()
             return
+        # counted, then answered, in one step of the loop: a page that sees its stream open is one a change is sent to
         self._pages.add(writer)
+        writer.write(_STREAM_HEAD + b": connected\n\n" + first)
         try:
             while await reader.read(1024):  # a page says nothing more; the end of its stream is its leaving
                 pass

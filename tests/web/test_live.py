@@ -111,3 +111,18 @@ def test_the_page_is_told_where_its_live_stream_is(client, companion):
     assert client.get("/api/state").get_json()["live_port"] is None  # no live server: /events on this port
     companion.app.extensions["live_port"] = 8123
     assert client.get("/api/state").get_json()["live_port"] == 8123
+
+
+def test_a_page_whose_stream_has_opened_is_counted_even_while_the_table_is_slow_to_show():
+    from companion.web.stream import LiveServer
+
+    slow = LiveServer(lambda: (time.sleep(0.5), {"seats": []})[1], lambda _: None, lambda _: True)
+    port = slow.start("127.0.0.1", 0)
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(b"GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        assert read_until(s, b"200 OK")  # what a browser takes for the stream open
+        assert slow.pages == 1  # so a change from now on is sent to it
+        s.close()
+    finally:
+        slow.close()
