@@ -6,12 +6,14 @@ take the enrollment's error) via a canvas RENDER times bigger, then shrunk, as a
 - the mat: any grey, a soft texture, sometimes a printed border line, a corner marker, printed
   blots; beyond its edge a table (plain, wood grain, gingham, marble);
 - dice of one colour (dark or light), each a cube seen from above a little off the camera's axis:
-  its top face (the family's pictogram) and one or two sides, a shadow; some in heaps, touching;
-  some cocked (leaning on another: the top squashed, a big side showing);
+  every face the camera sees printed with one of the family's pictograms, foreshortened and lit by
+  its tilt, a shadow; some in heaps, touching; some cocked (leaning 12-60 degrees, most on a
+  neighbour, over its edge: the top foreshortened, a big side showing); a die whose top's centre
+  a leaning die covers is no level die either;
 - light falling off across the photo, blur, noise, JPEG.
 
-``scene`` returns the grey photo and, per die, its top face's centre (px), turn (degrees) and
-whether it is level. Nothing here draws the repo's own dice art or copies a rendered photo.
+``scene`` returns the grey photo and, per die, its top face's centre (px), turn (degrees), whether
+it is level, and where its body's centre shows from its top face's (in sides). Nothing here draws the repo's own dice art or copies a rendered photo.
 """
 
 from __future__ import annotations
@@ -74,9 +76,75 @@ def _quad(centre: np.ndarray, side: float, turn: float, squash: float = 1.0, lea
     return (square + centre).astype(np.float32)
 
 
+# a cube's six faces as turns of its top face (so none is drawn mirrored); the top first
+_FACE_TURNS = (
+    np.eye(3),
+    np.array([[1, 0, 0], [0, 0, -1], [0, 1, 0]]),  # a quarter turn about x, each way
+    np.array([[1, 0, 0], [0, 0, 1], [0, -1, 0]]),
+    np.array([[0, 0, 1], [0, 1, 0], [-1, 0, 0]]),  # about y
+    np.array([[0, 0, -1], [0, 1, 0], [1, 0, 0]]),
+    np.array([[1, 0, 0], [0, -1, 0], [0, 0, -1]]),  # the bottom
+)
+
+
+def _cube(
+    centre: np.ndarray, side: float, turn: float, lean_deg: float, tilt: float, parallax: np.ndarray
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """The faces of a die seen from above, the top first: each its four corners in the photo (clockwise from its
+    top left, as ``_quad``'s) and its outward normal, for the faces the camera sees; and where the die's body
+    (its centre) shows, from its top face's centre (px). The die is turned ``turn``,
+    then leans ``lean_deg`` towards ``tilt`` (degrees); a point's image moves by ``parallax`` per unit of height
+    (a camera a little off the die's axis); the top face's centre is at ``centre``."""
+    h = side / 2
+    t, a, b = np.radians(turn), np.radians(tilt), np.radians(lean_deg)
+    spin = np.array([[np.cos(t), -np.sin(t), 0], [np.sin(t), np.cos(t), 0], [0, 0, 1]])
+    axis = np.array([-np.sin(a), np.cos(a), 0.0])  # leaning about this tips the top towards ``tilt``
+    cross = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    tip = np.eye(3) + np.sin(b) * cross + (1 - np.cos(b)) * cross @ cross
+    pose = tip @ spin
+    top = np.array([[-h, -h, h], [h, -h, h], [h, h, h], [-h, h, h]])
+    sight = np.array([-parallax[0], -parallax[1], 1.0])  # towards the camera
+    lift = pose @ np.array([0, 0, h])
+    faces = []
+    for k, turn_face in enumerate(_FACE_TURNS):
+        normal = pose @ turn_face @ np.array([0, 0, 1.0])
+        if k and normal @ sight <= 0.02:
+            continue
+        corners = (pose @ turn_face @ top.T).T - lift
+        faces.append((centre + corners[:, :2] + np.outer(corners[:, 2], parallax), normal))
+    return faces, -(lift[:2] + lift[2] * parallax)
+
+
+def _painted(
+    face: np.ndarray, body: float, ink: float, lit: float, rim: float, rim_width: float, rng: np.random.Generator
+) -> np.ndarray:
+    """A die's face (a 96 px pictogram) in the die's colours, lit ``lit`` times a level top's light with a little
+    gradient across it, and a bevelled edge round it (``rim`` times the body's grey; none if 0)."""
+    painted = body + (ink - body) * face.astype(np.float32) / 255.0
+    painted *= lit
+    gx, gy = rng.uniform(-1, 1, 2)
+    yy, xx = np.mgrid[0:96, 0:96].astype(np.float32) / 96 - 0.5
+    painted *= 1 + rng.uniform(0, 0.3) * (gx * xx + gy * yy)
+    if rim:
+        edge = int(96 * rim_width)
+        ring = np.zeros((96, 96), bool)
+        ring[:edge], ring[-edge:], ring[:, :edge], ring[:, -edge:] = True, True, True, True
+        painted[ring] = body * rim
+    return painted
+
+
+def _laid(photo: np.ndarray, painted: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``photo`` with the square ``painted`` warped onto the four corners ``quad``."""
+    square = np.float32([[0, 0], [96, 0], [96, 96], [0, 96]])
+    warp = cv2.getPerspectiveTransform(square, quad.astype(np.float32))
+    layer = cv2.warpPerspective(painted, warp, photo.shape[::-1], flags=cv2.INTER_AREA)
+    inside = cv2.warpPerspective(np.ones((96, 96), np.float32), warp, photo.shape[::-1])
+    return photo * (1 - inside) + layer * inside
+
+
 def scene(seed: int, size: int = 96, die: float = FINDER_SIDE) -> tuple[np.ndarray, list[dict]]:
     """A ``size`` x ``size`` grey photo with dice's top faces about ``die`` px across (the finder's working scale
-    unless told), and its dice: centre, turn, level, side."""
+    unless told), and its dice: centre, turn, level, side, body."""
     rng = np.random.default_rng(seed)
     big = size * RENDER
     side = die * RENDER * rng.uniform(0.85, 1.15)
@@ -126,56 +194,58 @@ def scene(seed: int, size: int = 96, die: float = FINDER_SIDE) -> tuple[np.ndarr
     rim_width = rng.uniform(0.03, 0.08)
     dice: list[dict] = []
     hulls: list[np.ndarray] = []
+    light = np.array([*rng.uniform(-0.6, 0.6, 2), 1.0])  # the lamp's direction; the faces' light by their tilt
+    light /= np.linalg.norm(light)
+    ambient = rng.uniform(0.3, 0.7)
     for _ in range(int(rng.integers(0, 22))):
+        cocked = rng.random() < 0.15
+        # a cocked die leans 12-60 degrees, most often on a neighbour: its top tips away from it, over its edge
+        lean_deg = rng.uniform(12, 60) if cocked else 0.0
+        tilt = rng.uniform(0, 360)
+        leaning_on = None
         if hulls and rng.random() < 0.7:  # against another die: a heap
-            other = dice[int(rng.integers(len(dice)))]
+            leaning_on = int(rng.integers(len(dice)))
+            other = dice[leaning_on]
             a = np.radians(other["turn"] + 90 * rng.integers(4) + rng.normal(0, 12))
-            centre = np.array(other["centre"]) * RENDER + side * rng.uniform(1.02, 1.3) * np.array(
-                [np.cos(a), np.sin(a)]
-            )
+            gap = rng.uniform(0.85, 1.15) if cocked else rng.uniform(1.02, 1.3)
+            centre = np.array(other["centre"]) * RENDER + side * gap * np.array([np.cos(a), np.sin(a)])
+            if cocked:
+                tilt = np.degrees(a) + rng.normal(0, 25)
         else:
             centre = rng.uniform(-0.1, 1.1, 2) * big
         turn = rng.uniform(0, 90)
-        cocked = rng.random() < 0.15
-        # a cocked die leans 12-60 degrees (on another die, a wall): its top foreshortened by the lean's cosine,
-        # the side below it showing by its sine
-        lean_deg = rng.uniform(12, 60) if cocked else 0.0
-        tilt = rng.uniform(0, 360)
-        squash = float(np.cos(np.radians(lean_deg)))
-        top = _quad(centre, side, turn, squash, tilt)
         off = parallax * np.array([np.cos(np.radians(lean)), np.sin(np.radians(lean))]) * rng.uniform(0.8, 1.2)
-        if cocked:
-            off = off + side * np.sin(np.radians(lean_deg)) * np.array(
-                [np.cos(np.radians(tilt)), np.sin(np.radians(tilt))]
-            )
-        base = top - off.astype(np.float32)
-        hull = cv2.convexHull(np.concatenate([top, base]).astype(np.float32)).reshape(-1, 2)
-        if any(cv2.intersectConvexConvex(hull, h)[0] > 0.02 * side * side for h in hulls):
+        faces, shows = _cube(centre, side, turn, lean_deg, tilt, off / side)
+        hull = cv2.convexHull(np.concatenate([q for q, _ in faces]).astype(np.float32)).reshape(-1, 2)
+        crowded = [k for k, h in enumerate(hulls) if cv2.intersectConvexConvex(hull, h)[0] > 0.02 * side * side]
+        if crowded and not (cocked and crowded == [leaning_on]):
             continue
         hulls.append(hull)
         shade = np.zeros((big, big), np.float32)  # its shadow on the mat
         cv2.fillConvexPoly(shade, (hull + shadow).astype(np.int32), 1.0, cv2.LINE_AA)
         photo *= 1 - rng.uniform(0.15, 0.45) * cv2.GaussianBlur(shade, (0, 0), side / 8)
+        # the hull in a darker body shade first: between the faces it is the dice's rounded edges
         cv2.fillConvexPoly(photo, hull.astype(np.int32), float(body * rng.uniform(0.45, 0.95)), cv2.LINE_AA)
-        face = art[FACE_IDS[int(rng.integers(18))]].astype(np.float32) / 255.0
-        painted = body + (print_ - body) * face
-        gx, gy = rng.uniform(-1, 1, 2)
-        yy, xx = np.mgrid[0:96, 0:96].astype(np.float32) / 96 - 0.5
-        painted *= 1 + rng.uniform(0, 0.3) * (gx * xx + gy * yy)
-        if cocked:  # a leaning top catches the light another way
-            painted *= rng.uniform(0.7, 1.3)
-        if rim:  # a bevelled edge round the top, lighter or darker than the body
-            edge = int(96 * rim_width)
-            ring = np.zeros((96, 96), bool)
-            ring[:edge], ring[-edge:], ring[:, :edge], ring[:, -edge:] = True, True, True, True
-            painted[ring] = body * rim
-        square = np.float32([[0, 0], [96, 0], [96, 96], [0, 96]])
-        warp = cv2.getPerspectiveTransform(square, top)
-        layer = cv2.warpPerspective(painted, warp, (big, big), flags=cv2.INTER_AREA)
-        inside = cv2.warpPerspective(np.ones((96, 96), np.float32), warp, (big, big))
-        photo = photo * (1 - inside) + layer * inside
+        level_light = ambient + (1 - ambient) * light[2]
+        top_face = art[FACE_IDS[int(rng.integers(18))]]
+        for k, (quad, normal) in enumerate(faces):
+            face = top_face if k == 0 else np.rot90(art[FACE_IDS[int(rng.integers(18))]], int(rng.integers(4)))
+            lit = (ambient + (1 - ambient) * max(0.0, float(normal @ light))) / level_light
+            painted = _painted(face, body, print_, lit, rim, rim_width, rng)
+            if k:  # a side's print stops short of the rounded edges the hull shows
+                quad = quad.mean(axis=0) + (quad - quad.mean(axis=0)) * 0.94
+            photo = _laid(photo, painted, quad)
+        for k, earlier in enumerate(dice):  # a die whose top's centre this one covers is no level die to read
+            if cv2.pointPolygonTest(hull, tuple(float(v) * RENDER for v in earlier["centre"]), False) >= 0:
+                dice[k] = {**earlier, "level": False}
         dice.append(
-            {"centre": (centre / RENDER).tolist(), "turn": float(turn), "level": not cocked, "side": side / RENDER}
+            {
+                "centre": (centre / RENDER).tolist(),
+                "turn": float(turn),
+                "level": not cocked,
+                "side": side / RENDER,
+                "body": (shows / side).tolist(),
+            }
         )
     yy, xx = np.mgrid[0:big, 0:big].astype(np.float32) / big - 0.5
     gx, gy = rng.uniform(-1, 1, 2)

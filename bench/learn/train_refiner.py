@@ -1,13 +1,16 @@
 """Train the die refiner on procedural table photos and export it to ONNX (dev only: pip install -e '.[train]').
 
     python -m bench.learn.train_refiner models/networks/die-refiner.onnx [--minutes 30]
+    python -m bench.learn.train_refiner OUT.onnx --body-on models/networks/die-refiner.onnx
 
 The finder sees a die at 16 px a side: its centre is good to about a twentieth of a side, and it
 cannot say how big the die is (one size a set, though a die near the photo's edge or on a heap
 looks bigger or smaller). The refiner takes a second look at each die the finder found, closer
 (a die 23 px across, the finder's 16): a square window round the finder's guess, squared up at its
 turn, in; out, where the top face's centre really is in the window, how much bigger it is than
-guessed, how much more it is turned, and how likely a level die and a die at all lie there.
+guessed, how much more it is turned, how likely a level die and a die at all lie there, and where
+the die's body (its centre) shows from its top face's centre. With --body-on, a trained refiner's
+trunk and heads are kept as they are and only the body head learns.
 
 Training examples are cut from procedural scenes (bench/learn/scenes.py) drawn at a die of about
 32 px, round each die with the finder's kind of error (centre, size, turn), and round places
@@ -18,11 +21,12 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from pathlib import Path
 
 import numpy as np
 
 from bench.learn.scenes import scene
-from bench.learn.training import arguments, cosine_decay, export
+from bench.learn.training import arguments, cosine_decay, export, weights_from_onnx
 from companion.vision.finding import standardise
 from companion.vision.refining import CROP, WINDOW, crop
 
@@ -35,7 +39,9 @@ TURN_ERROR = 5.0  # degrees (spread), clipped at TURN_CLIP
 TURN_CLIP = 20.0
 NAMES = ("window", "refined")  # the ONNX input's and output's
 CHANNELS = (16, 32, 64)  # the trunk's widths: ~9.5 M multiply-adds a window, ~1 ms on one core here
-OUTPUTS = 6  # centre x, y (in half windows), log size ratio, turn (in 45 degrees), level logit, die logit
+OUTPUTS = 8  # centre x, y (in half windows), log size ratio, turn (in 45 degrees), level logit, die logit, and
+# where the die's body shows beyond its top (x, y in half windows)
+BODY_ERROR = 0.05  # of a side: the spread the body's place is learned in units of
 
 
 def network():
@@ -65,7 +71,7 @@ def network():
             width = c * (CROP // 8) ** 2
             self.heads = nn.ModuleList(
                 nn.Sequential(nn.Linear(width, 48), nn.LeakyReLU(0.1, inplace=True), nn.Linear(48, n))
-                for n in (1, 1, 2)
+                for n in (1, 1, 2, 2)
             )
             cells = CROP // 4
             at = (torch.arange(cells, dtype=torch.float32) + 0.5) / cells * 2 - 1  # cell centres, in half windows
@@ -82,7 +88,7 @@ def network():
 
 def examples(photo: np.ndarray, dice: list[dict], rng: np.random.Generator, per_die: int = 3):
     """Windows round the photo's dice as the finder would guess them (and one round no die), with their targets:
-    (window, [x, y, log size, turn, level, die, regress?])."""
+    (window, [x, y, log size, turn, level, die, regress?, body x, body y])."""
     out = []
     for die in dice:
         if not (0 <= die["centre"][0] < photo.shape[1] and 0 <= die["centre"][1] < photo.shape[0]):
@@ -98,13 +104,16 @@ def examples(photo: np.ndarray, dice: list[dict], rng: np.random.Generator, per_
             half = CROP / 2
             turn = (die["turn"] - guess_turn + 45) % 90 - 45
             level = float(die["level"])
+            bx, by = to_window((die["centre"][0] + die["body"][0] * side, die["centre"][1] + die["body"][1] * side))
+            body = [(bx - x) / half, (by - y) / half]
             target = [(x - half) / half, (y - half) / half, np.log(side / guess_side), turn / 45, level, 1.0, level]
+            target += body
             out.append((window, target))
     for _ in range(2):  # places with no die: the mat, its print, a die's edge
         p = rng.uniform(0, photo.shape[0], 2)
         if all(np.hypot(*(p - np.array(d["centre"]))) > 0.8 * d["side"] for d in dice):
             window, _ = crop(photo, (float(p[0]), float(p[1])), rng.uniform(0, 90), DIE * rng.uniform(0.8, 1.2))
-            out.append((window, [0, 0, 0, 0, 0.0, 0.0, 0.0]))
+            out.append((window, [0, 0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0]))
     return out
 
 
@@ -116,11 +125,17 @@ def main() -> None:
     import torch
     import torch.nn.functional as F
 
-    args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead")
+    body_on = ("--body-on", {"type": Path, "help": "a refiner (.onnx) to keep as it is and teach only the body head"})
+    args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=(body_on,))
     rng = np.random.default_rng(args.seed)
     net = network()
+    if args.body_on:  # the shipped trunk and heads kept, their batch norms' statistics too: the body head learns
+        weights_from_onnx(net, args.body_on)
+        for name, weight in net.named_parameters():
+            weight.requires_grad = name.startswith("heads.3.")
     SPREADS = torch.tensor([CENTRE_ERROR / WINDOW * 2, CENTRE_ERROR / WINDOW * 2, SIZE_ERROR / 2, TURN_ERROR / 45])
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    BODY_SPREAD = BODY_ERROR / WINDOW * 2
+    opt = torch.optim.AdamW([w for w in net.parameters() if w.requires_grad], lr=2e-3, weight_decay=1e-4)
     pool: list[tuple[np.ndarray, list[dict]]] = []
     started, step, losses = time.perf_counter(), 0, []
     budget = args.minutes * 60
@@ -150,23 +165,26 @@ def main() -> None:
             geometry = (geometry * regress).sum()
             geometry = geometry / regress.sum().clamp(min=1)
             kind = F.binary_cross_entropy_with_logits(out[:, 4:6], t[:, 4:6])
-            loss = geometry + kind
+            dice = t[:, 5:6]  # the body's place is learned at every die, level or cocked
+            shows = F.smooth_l1_loss(out[:, 6:8] / BODY_SPREAD, t[:, 7:9] / BODY_SPREAD, reduction="none", beta=0.5)
+            shows = (shows * dice).sum() / dice.sum().clamp(min=1)
+            loss = shows if args.body_on else geometry + kind + shows
             opt.zero_grad()
             loss.backward()
             opt.step()
             cosine_decay(opt, 2e-3, started, budget)
-            losses.append((geometry.item(), kind.item()))
+            losses.append((geometry.item(), kind.item(), shows.item()))
             step += 1
             if step % 200 == 0:
-                g, k = np.mean(losses[-200:], axis=0)
+                g, k, b = np.mean(losses[-200:], axis=0)
                 print(
-                    f"step {step}: geometry {g:.4f}, kind {k:.3f}, pool {len(pool)} "
+                    f"step {step}: geometry {g:.4f}, kind {k:.3f}, body {b:.3f}, pool {len(pool)} "
                     f"({time.perf_counter() - started:.0f} s)",
                     flush=True,
                 )
             if step % 2000 == 0:  # a checkpoint to look at while training goes on
                 export(net, args.out, CROP, NAMES)
-                net.train()
+                net.train(not args.body_on)
     export(net, args.out, CROP, NAMES)
     print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
 

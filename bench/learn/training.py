@@ -33,9 +33,9 @@ def export(net, out: Path, size: int, names: tuple[str, str], dynamic: dict | No
     )
 
 
-def arguments(doc: str, batch: int, pool: int, pool_help: str):
-    """The finder's and the refiner's command line (out, minutes, batch, pool, threads, seed), parsed; torch set
-    to its threads and seed."""
+def arguments(doc: str, batch: int, pool: int, pool_help: str, extra: tuple[tuple[str, dict], ...] = ()):
+    """The finder's and the refiner's command line (out, minutes, batch, pool, threads, seed, and ``extra``'s
+    options: each a flag and its ``add_argument`` keywords), parsed; torch set to its threads and seed."""
     import argparse
 
     import torch
@@ -47,7 +47,40 @@ def arguments(doc: str, batch: int, pool: int, pool_help: str):
     parser.add_argument("--pool", type=int, default=pool, help=pool_help)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    for flag, keywords in extra:
+        parser.add_argument(flag, **keywords)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     return args
+
+
+def weights_from_onnx(net, path: Path) -> list[str]:
+    """Load into ``net`` (in eval mode) the weights of its own ONNX export at ``path``, so a shipped network can be
+    trained on: named weights by name; a convolution the export fused with its batch norm by the module path in
+    its node's name, its bias then carried by the batch norm after it (mean 0, spread 1, scale 1). Returns the
+    names of ``net``'s weights the file did not hold (a head it lacks)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    stored = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
+    state = net.state_dict()
+    loaded = {name: value for name, value in stored.items() if name in state}
+    for node in graph.node:
+        if node.op_type != "Conv" or node.input[1] in state:
+            continue
+        conv = node.output[0].split("/")[-2]  # "/trunk/trunk.0/Conv_output_0": the module trunk.0
+        prefix, index = conv.rsplit(".", 1)
+        norm = f"{prefix}.{int(index) + 1}"
+        loaded[f"{conv}.weight"] = stored[node.input[1]]
+        loaded[f"{norm}.weight"] = torch.ones_like(stored[node.input[2]])
+        loaded[f"{norm}.bias"] = stored[node.input[2]]
+        loaded[f"{norm}.running_mean"] = torch.zeros_like(stored[node.input[2]])
+        eps = dict(net.named_modules())[norm].eps
+        loaded[f"{norm}.running_var"] = torch.full_like(stored[node.input[2]], 1 - eps)
+    missing = [name for name in state if name not in loaded and not name.endswith("num_batches_tracked")]
+    net.load_state_dict(loaded, strict=False)
+    net.eval()
+    return missing

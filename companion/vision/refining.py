@@ -5,8 +5,9 @@ cannot tell a die's size (one size a set; a die near the photo's edge or on a he
 smaller). A face cut a little off loses the edge of its print, and faces that differ only in a
 small glyph inside a ring they all share are then told apart by chance. The refiner network
 (bench/learn/train_refiner.py) looks at a window round the finder's guess, the die 23 px across, and
-says where the top face's centre is, its size and turn, and how likely a die, and a level die, lie
-there (the reader trusts it over the finder on both).
+says where the top face's centre is, its size and turn, how likely a die, and a level die, lie
+there (the reader trusts it over the finder on both), and where the die's body shows beyond its
+top (the reader compares that across the photo's dice: a cocked die's is its own).
 """
 
 from __future__ import annotations
@@ -29,13 +30,14 @@ LOOKS = 2  # looks a die gets: each from where the one before put it
 
 class Refined(NamedTuple):
     """A die's top face as the refiner sees it: centre (photo px), turn (degrees), side (px), how likely it is a
-    level die, and how likely a die at all."""
+    level die, how likely a die at all, and where its body's centre shows from its top face's (photo px)."""
 
     centre: tuple[float, float]
     turn: float
     side: float
     level: float
     die: float
+    body: tuple[float, float] = (0.0, 0.0)
 
 
 def crop(
@@ -73,4 +75,5 @@ def _moved(die: Refined, row: np.ndarray) -> Refined:
     side = die.side * float(np.exp(np.clip(row[2], -0.5, 0.5)))
     turn = (die.turn + 45 * float(np.clip(row[3], -1, 1))) % 90
     level, found = (1 / (1 + np.exp(-row[4:6]))).tolist()
-    return Refined((float(x), float(y)), turn, side, level, found)
+    bx, by = back[:, :2] @ (row[6:8] * half)  # half windows, turned and scaled back to photo px
+    return Refined((float(x), float(y)), turn, side, level, found, (float(bx), float(by)))
