@@ -342,3 +342,13 @@ def test_a_cocked_die_whose_body_shows_off_the_photos_level_dice_is_flagged_not_
     cocked = next(d for d in truth if d["cocked"] and d["face"] == face)
     assert not [d for d in reading["dice"] if on_die(d["center"], cocked)]
     assert [u for u in reading["unreadable"] if on_die(u["center"], cocked) and u["why"].startswith("cocked")]
+
+
+def test_a_die_the_finder_is_sure_of_but_the_refiner_is_not_is_flagged_not_left_out():
+    # dev's darkest photo: black dice on a black mat in dim light, only their print shows
+    truth = json.loads((BENCH_DICE / "dev" / "scene-00208.json").read_text())["dice"]
+    reading = DiceReader.enroll(BENCH_DICE / "dev" / "enroll").read(
+        cv2.imread(str(BENCH_DICE / "dev" / "scene-00208.jpg"))
+    )
+    faint = [u for u in reading["unreadable"] if u["why"].startswith("a die? too faint")]
+    assert faint and all(any(on_die(u["center"], d) for d in truth) for u in faint)
