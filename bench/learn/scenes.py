@@ -63,16 +63,12 @@ def _marker(rng: np.random.Generator, cells: int) -> np.ndarray:
     return cv2.resize(outer, (cells, cells), interpolation=cv2.INTER_NEAREST).astype(np.float32)
 
 
-def _quad(centre: np.ndarray, side: float, turn: float, squash: float = 1.0, lean: float = 0.0) -> np.ndarray:
-    """A square's corners (clockwise from its top left), squashed along the direction ``lean`` (degrees)."""
+def _quad(centre: np.ndarray, side: float, turn: float) -> np.ndarray:
+    """A square's corners (clockwise from its top left), turned ``turn`` degrees."""
     half = side / 2
     square = np.float32([[-half, -half], [half, -half], [half, half], [-half, half]])
     t = np.radians(turn)
     square = square @ np.float32([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
-    if squash != 1.0:
-        a = np.radians(lean)
-        d = np.float32([np.cos(a), np.sin(a)])
-        square = square - np.outer(square @ d, d) * (1 - squash)
     return (square + centre).astype(np.float32)
 
 

@@ -130,7 +130,12 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     net = network()
     if args.body_on:  # the shipped trunk and heads kept, their batch norms' statistics too: the body head learns
-        weights_from_onnx(net, args.body_on)
+        try:
+            lacking = [name for name in weights_from_onnx(net, args.body_on) if not name.startswith("heads.3.")]
+        except (ValueError, RuntimeError) as error:  # RuntimeError: a weight of another shape
+            raise SystemExit(str(error).splitlines()[0]) from None
+        if lacking:
+            raise SystemExit(f"{args.body_on} is not a refiner: it lacks {', '.join(lacking)}")
         for name, weight in net.named_parameters():
             weight.requires_grad = name.startswith("heads.3.")
     SPREADS = torch.tensor([CENTRE_ERROR / WINDOW * 2, CENTRE_ERROR / WINDOW * 2, SIZE_ERROR / 2, TURN_ERROR / 45])

@@ -59,27 +59,29 @@ def weights_from_onnx(net, path: Path) -> list[str]:
     """Load into ``net`` (in eval mode) the weights of its own ONNX export at ``path``, so a shipped network can be
     trained on: named weights by name; a convolution the export fused with its batch norm by the module path in
     its node's name, its bias then carried by the batch norm after it (mean 0, spread 1, scale 1). Returns the
-    names of ``net``'s weights the file did not hold (a head it lacks)."""
+    names of ``net``'s weights the file did not hold (a head it lacks); ValueError if it is another network's."""
     import onnx
     import torch
     from onnx import numpy_helper
 
     graph = onnx.load(str(path)).graph
     stored = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
-    state = net.state_dict()
+    state, modules = net.state_dict(), dict(net.named_modules())
     loaded = {name: value for name, value in stored.items() if name in state}
     for node in graph.node:
         if node.op_type != "Conv" or node.input[1] in state:
             continue
         conv = node.output[0].split("/")[-2]  # "/trunk/trunk.0/Conv_output_0": the module trunk.0
-        prefix, index = conv.rsplit(".", 1)
-        norm = f"{prefix}.{int(index) + 1}"
+        prefix, _, index = conv.rpartition(".")
+        norm = f"{prefix}.{int(index) + 1}" if index.isdigit() else ""
+        if conv not in modules or norm not in modules or len(node.input) < 3:
+            raise ValueError(f"{path} does not fit this network: no convolution {conv} with a batch norm after it")
+        bias = stored[node.input[2]]
         loaded[f"{conv}.weight"] = stored[node.input[1]]
-        loaded[f"{norm}.weight"] = torch.ones_like(stored[node.input[2]])
-        loaded[f"{norm}.bias"] = stored[node.input[2]]
-        loaded[f"{norm}.running_mean"] = torch.zeros_like(stored[node.input[2]])
-        eps = dict(net.named_modules())[norm].eps
-        loaded[f"{norm}.running_var"] = torch.full_like(stored[node.input[2]], 1 - eps)
+        loaded[f"{norm}.weight"] = torch.ones_like(bias)
+        loaded[f"{norm}.bias"] = bias
+        loaded[f"{norm}.running_mean"] = torch.zeros_like(bias)
+        loaded[f"{norm}.running_var"] = torch.full_like(bias, 1 - modules[norm].eps)
     missing = [name for name in state if name not in loaded and not name.endswith("num_batches_tracked")]
     net.load_state_dict(loaded, strict=False)
     net.eval()

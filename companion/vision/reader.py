@@ -148,7 +148,8 @@ class DiceReader:
         spots = find_spots(gray, self.die_side, CANDIDATE_PEAK)
         refined = list(zip(spots, refine(gray, spots, self.die_side)))
         found = _one_a_die([(spot, face) for spot, face in refined if face.die >= DIE_LIKELY])
-        off = off_the_field([face for _, face in found], gray.shape[1], gray.shape[0], LEVEL_LIKELY)
+        found_faces = [face for _, face in found]
+        off = off_the_field(found_faces, gray.shape[1], gray.shape[0], LEVEL_LIKELY)
         is_level = [face.level >= LEVEL_LIKELY and miss <= LEANING for (_, face), miss in zip(found, off)]
         level = [die for die, flat in zip(found, is_level) if flat]
         decisions = self.decide_looking_around(gray, [face for _, face in level])
@@ -169,7 +170,7 @@ class DiceReader:
         for face in self._not_shadows(gray, cocked, [d["center"] for d in dice]):
             if not _on_a_marker(gray, face.centre, face.side):
                 unreadable.append({"center": _rounded(face.centre), "why": "cocked: re-roll it or lay it flat"})
-        for face in _faint(refined, [face for _, face in found]):
+        for face in _faint(refined, found_faces):
             if not _on_a_marker(gray, face.centre, face.side):
                 unreadable.append({"center": _rounded(face.centre), "why": "a die? too faint to read: light it better"})
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
@@ -242,8 +243,7 @@ def _faint(refined: list[tuple[Spot, Refined]], found: list[Refined]) -> list[Re
     for spot, face in refined:
         if face.die >= DIE_LIKELY or spot.likelihood < FLAG_PEAK:
             continue
-        (x, y), side = face.centre, face.side
-        if all(np.hypot(x - other.centre[0], y - other.centre[1]) >= SAME_DIE * side for other in [*found, *faint]):
+        if _apart(face, [*found, *faint]):
             faint.append(face)
     return faint
 
@@ -253,10 +253,15 @@ def _one_a_die(found: list[tuple[Spot, Refined]]) -> list[tuple[Spot, Refined]]:
     refiner is surest is a die."""
     kept: list[tuple[Spot, Refined]] = []
     for spot, face in sorted(found, key=lambda pair: -pair[1].die):
-        (x, y), side = face.centre, face.side
-        if all(np.hypot(x - other.centre[0], y - other.centre[1]) >= SAME_DIE * side for _, other in kept):
+        if _apart(face, [other for _, other in kept]):
             kept.append((spot, face))
     return kept
+
+
+def _apart(face: Refined, others: list[Refined]) -> bool:
+    """Whether ``face``'s centre lies at least SAME_DIE of its side from every other's: not one of them."""
+    (x, y), side = face.centre, face.side
+    return all(np.hypot(x - other.centre[0], y - other.centre[1]) >= SAME_DIE * side for other in others)
 
 
 def _prototypes(gray: np.ndarray, face: Refined) -> list[np.ndarray]:
