@@ -33,6 +33,7 @@ import numpy as np  # noqa: E402
 
 from bench.common import pin_one_core, time_ms  # noqa: E402  (before numpy: it sets one BLAS thread)
 from bench.truth import at_true_top_faces, on_die  # noqa: E402
+from companion.vision import networks  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "dice"
 MATCH_PX = 20  # a reading within this many px of a true centre is that die
@@ -200,8 +201,16 @@ def main() -> None:
         choices=["learned", "classical"],
         help="learned: find, cut, embed, decide (the networks); classical: the correlation reader it replaces",
     )
+    parser.add_argument(
+        "--runtime",
+        choices=networks.RUNTIMES,
+        default=networks.RUNTIME,
+        help="what runs the learned reader's networks (onnxruntime where installed; OpenCV's DNN module otherwise)",
+    )
     args = parser.parse_args()
     pin_one_core()
+    networks.RUNTIME = args.runtime
+    print(f"networks run by {args.runtime}, one core")
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
     for name in args.sets:
         for kind in args.readers:
