@@ -54,6 +54,8 @@ SURE_MARGIN = 0.3  # a lead this big is as sure as the reader gets (confidence 0
 ENROLL_SIDES = tuple(float(s) for s in np.geomspace(14, 200, 24))  # px: die sizes the finder tries
 DIE_MM = (10.0, 30.0)  # dice this small to this big: the sizes tried on teaching-sheet photos
 SECOND_DIE = 0.6  # an enrollment photo whose second likeliest die is this likely (of its first) shows two dice
+ENROLL_LOOK = 0.02  # an enrollment photo's spots this faint are looked at again (a die is known to lie there)
+ENROLL_CANDIDATES = 64  # at most this many spots a photo are looked at again (a sheet holds 18 dice)
 # an enrolled face, embedded at each of these (shift as a share of the side, turn in degrees, scale)
 VARIANTS = tuple(
     (dx, dy, dt, s)
@@ -283,7 +285,7 @@ def _from_face_folders(folder: Path) -> tuple[float, list[tuple[str, np.ndarray,
     side = _likeliest_side([(gray, [None]) for _, _, gray in photos], ENROLL_SIDES)
     shown, left_out = [], []
     for face, path, gray in photos:
-        spots = find_spots(gray, side, ENROLL_PEAK)  # level or not: the photo shows its die face up
+        spots = _dice_in(gray, side)
         if not spots:
             left_out.append((face, f"{path}: no die found in the photo"))
         elif len(spots) > 1 and spots[1].likelihood >= SECOND_DIE * spots[0].likelihood:
@@ -306,7 +308,7 @@ def _from_sheets(paths: list[Path]) -> tuple[float, list[tuple[str, np.ndarray, 
     side = _likeliest_side([(gray, list(places.values()), reach) for _, gray, places, _ in photos], sides)
     shown, left_out = [], []
     for path, gray, places, _ in photos:
-        spots = find_spots(gray, side, ENROLL_PEAK)  # level or not: the photo shows its die face up
+        spots = _dice_in(gray, side)
         for face, centre in places.items():
             on_place = [s for s in spots if np.hypot(s.centre[0] - centre[0], s.centre[1] - centre[1]) <= reach]
             if on_place:
@@ -314,6 +316,19 @@ def _from_sheets(paths: list[Path]) -> tuple[float, list[tuple[str, np.ndarray, 
             else:
                 left_out.append((face, f"{path.name}: no die on the {face} place"))
     return side, shown, left_out
+
+
+def _dice_in(gray: np.ndarray, side: float) -> list[Spot]:
+    """The dice of an enrollment photo, one a die, likeliest first: the finder's spots down to ENROLL_PEAK, and
+    fainter ones down to ENROLL_LOOK that the refiner calls dice. A die is known to lie there: the finder, at 16
+    px a die, misses some whose body is as grey as the mat, and the refiner, closer, sees them. It only adds: it
+    has called a clear die in a printed box none, and faint spots by a die (its side, its shadow) dice."""
+    spots = find_spots(gray, side, ENROLL_LOOK)[:ENROLL_CANDIDATES]
+    refined = zip(spots, refine(gray, spots, side))
+    dice = _one_a_die(
+        [(spot, face) for spot, face in refined if spot.likelihood >= ENROLL_PEAK or face.die >= DIE_LIKELY]
+    )
+    return sorted((spot for spot, _ in dice), key=lambda spot: -spot.likelihood)
 
 
 def _likeliest_side(photos: list[tuple], sides: tuple[float, ...]) -> float:

@@ -352,3 +352,12 @@ def test_a_die_the_finder_is_sure_of_but_the_refiner_is_not_is_flagged_not_left_
     )
     faint = [u for u in reading["unreadable"] if u["why"].startswith("a die? too faint")]
     assert faint and all(any(on_die(u["center"], d) for d in truth) for u in faint)
+
+
+def test_an_enrollment_die_the_finder_barely_sees_is_learned_when_the_refiner_sees_it(blender_readers):
+    """Four photos of one die each whose die the finder, at 16 px a die, is under 0.1 sure of, and the refiner,
+    closer, calls a die: learned, not left out as "no die found in the photo"."""
+    left_out = " ".join(blender_readers["blender"].left_out)
+    for photo in ("left-lower-leg/00.jpg", "left-lower-leg/02.jpg", "left-foot/03.jpg", "right-thigh/00.jpg"):
+        assert photo not in left_out, left_out
+    assert blender_readers["blender"].photos_learned()["left-lower-leg"] == 4
