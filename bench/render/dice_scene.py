@@ -234,8 +234,10 @@ def render_scene(
     cocked_share: float = 0.08,
     blur: float | None = None,
     height_cm: float | None = None,
+    table: str | None = None,
 ):
-    """One photo and its ground truth (a list of dice, one dict each)."""
+    """One photo and its ground truth (a list of dice, one dict each); ``table``: the table round the mat, one of
+    TABLES (plain when not given)."""
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     w, h = int(MAT_MM[0] * PX_PER_MM), int(MAT_MM[1] * PX_PER_MM)
@@ -253,7 +255,11 @@ def render_scene(
         _paste(canvas, _die_sprite(d.face, style, colouring, px, d.cocked, 0), d.x, d.y, d.angle)
     H = _camera(rng, w, h, height_cm)
     table_colour = tuple(int(c) for c in rng.choice([(60, 80, 110), (45, 60, 80), (90, 100, 110)]))
-    photo = cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), flags=cv2.INTER_AREA, borderValue=table_colour)
+    if table is None:
+        photo = cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), flags=cv2.INTER_AREA, borderValue=table_colour)
+    else:
+        photo = TABLES[table](np.random.default_rng(seed))  # its own draws: the scene is the plain table's
+        cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), photo, cv2.INTER_AREA, cv2.BORDER_TRANSPARENT)
     photo = _light(photo, rng, light, nrng)
     blur = rng.choice([0, 0, 0, 0.6, 1.0]) if blur is None else blur
     if blur:
@@ -278,6 +284,40 @@ def render_scene(
     meta = {"seed": seed, "style": style, "colouring": colouring, "light": light, "markers": markers, "blur": blur}
     return photo, {"dice": truth, "scene": meta}
 
+
+def _gingham(rng: np.random.Generator) -> np.ndarray:
+    """A checked cloth: white and one colour in bands 48 px wide, the crossings the full colour."""
+    colour = np.array([(40, 40, 200), (200, 80, 30), (40, 140, 40)][int(rng.integers(3))], np.float32)
+    yy, xx = np.mgrid[0:IMAGE_H, 0:IMAGE_W]
+    share = (((xx // 48) % 2) + ((yy // 48) % 2)).astype(np.float32)[..., None] / 2
+    return (235 * (1 - share) + colour * share).astype(np.uint8)
+
+
+def _wood(rng: np.random.Generator) -> np.ndarray:
+    """Wood grain: brown bands along the photo, wavering."""
+    yy, xx = np.mgrid[0:IMAGE_H, 0:IMAGE_W].astype(np.float32)
+    waver = cv2.resize(
+        rng.random((IMAGE_H // 128 + 1, 8)).astype(np.float32), (IMAGE_W, IMAGE_H), interpolation=cv2.INTER_CUBIC
+    )
+    grain = 0.5 + 0.5 * np.sin(yy / 7 + 6 * waver + 0.002 * xx)
+    return np.clip(np.array([40, 80, 130], np.float32) * (0.7 + 0.5 * grain[..., None]), 0, 255).astype(np.uint8)
+
+
+def _contours(rng: np.random.Generator) -> np.ndarray:
+    """A busy print: a light cloth covered in dark closed squiggles, many of them die-sized (a patterned
+    tablecloth, terrazzo): the hardest table round a mat for a dice finder."""
+    yy, xx = np.mgrid[0:IMAGE_H, 0:IMAGE_W].astype(np.float32)
+    coarse, fine = ((IMAGE_H // k + 1, IMAGE_W // k + 1) for k in (64, 16))
+    bumps = sum(
+        weight * cv2.resize(rng.random(shape).astype(np.float32), (IMAGE_W, IMAGE_H), interpolation=cv2.INTER_CUBIC)
+        for weight, shape in ((8, coarse), (2, fine))
+    )
+    waves = np.abs(np.sin((xx + yy) / 90 + bumps))
+    grey = 200 + 45 * waves - 120 * (waves < 0.08)
+    return np.clip(grey[..., None] * np.array([0.95, 0.97, 1.0], np.float32), 0, 255).astype(np.uint8)
+
+
+TABLES = {"gingham": _gingham, "wood": _wood, "contours": _contours}
 
 SCENE_QUALITY = 88  # JPEG quality of a set's photos
 

@@ -44,11 +44,14 @@ LEVEL_LIKELY = 0.5  # the refiner's say, level or cocked (it sees each die 23 px
 LEANING = 0.15  # sides a body lies off the field: cocked (a 17-degree lean; 0.9 % of level dice drawn)
 MIN_PHOTO = 16  # px: a photo narrower than this cannot hold a die
 MIN_MARGIN = 0.1  # cosine similarity the nearest face must lead the next by to be read
-MIN_SIMILARITY = 0.5  # nearest face less similar than this: not a face of this set (a mat's print, a smudge)
+MIN_SIMILARITY = 0.65  # nearest face less similar: no face of this set (dice read 0.69+, a busy cloth 0.50-0.61)
 FLAG_PEAK = 0.5  # a spot whose face is like none of the set's is flagged only if the finder is this sure of it
 SHADOW_EDGES = 0.35  # a "cocked die" whose edges are less steep than this share of the read dice's is a die's
 # shadow, no die (flags at dice measured 0.55+ of their photo's read dice, at shadows 0.16-0.21)
 EDGE_REACH = 0.6  # die sides each way round a spot its steepest edges are measured in
+MAT_MARKERS = (0, 1, 2, 3)  # the mat's corner markers (hardware/make_mat.py: ArUco 4x4_50, clockwise from top left)
+MAT_MARGIN = 0.5  # marker sides the mat reaches beyond its markers' outline (hardware/make_mat.py: 20 mm, 40 mm)
+MAT_SHRINK = 2  # the mat's markers are looked for at half size (4-6 ms a 3 Mpx photo; only when there is a flag)
 MARKER_LOOK = 4.0  # a flag's surroundings this many die sides each way are searched for a mat's marker under it
 SURE_MARGIN = 0.3  # a lead this big is as sure as the reader gets (confidence 0.99)
 ENROLL_SIDES = tuple(float(s) for s in np.geomspace(14, 200, 24))  # px: die sizes the finder tries
@@ -155,26 +158,24 @@ class DiceReader:
         is_level = [face.level >= LEVEL_LIKELY and miss <= LEANING for (_, face), miss in zip(found, off)]
         level = [die for die, flat in zip(found, is_level) if flat]
         decisions = self.decide_looking_around(gray, [face for _, face in level])
-        dice, unreadable = [], []
+        dice, flags = [], []
         for (spot, face), decision in zip(level, decisions):
-            centre = _rounded(face.centre)
             if decision.clear:
-                dice.append(_die_read(decision, centre))
+                dice.append(_die_read(decision, _rounded(face.centre)))
             elif decision.similarity < MIN_SIMILARITY:
                 # fainter, and like no face: a mat's corner or print, not a die
                 if spot.likelihood >= FLAG_PEAK and not _on_a_marker(gray, face.centre, face.side):
-                    unreadable.append({"center": centre, "why": "a die? its face is like none of the set's"})
+                    flags.append((face.centre, "a die? its face is like none of the set's"))
             else:
-                unreadable.append(
-                    {"center": centre, "why": f"{decision.face} or {decision.runner_up}: too close to call"}
-                )
+                flags.append((face.centre, f"{decision.face} or {decision.runner_up}: too close to call"))
         cocked = [face for (_, face), flat in zip(found, is_level) if not flat]
         for face in self._not_shadows(gray, cocked, [d["center"] for d in dice]):
             if not _on_a_marker(gray, face.centre, face.side):
-                unreadable.append({"center": _rounded(face.centre), "why": "cocked: re-roll it or lay it flat"})
+                flags.append((face.centre, "cocked: re-roll it or lay it flat"))
         for face in _faint(refined, found_faces):
             if not _on_a_marker(gray, face.centre, face.side):
-                unreadable.append({"center": _rounded(face.centre), "why": "a die? too faint to read: light it better"})
+                flags.append((face.centre, "a die? too faint to read: light it better"))
+        unreadable = [{"center": _rounded(centre), "why": why} for centre, why in _on_the_mat(gray, flags)]
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
 
@@ -235,6 +236,23 @@ def _on_a_marker(gray: np.ndarray, centre: tuple[float, float], side: float) -> 
         cv2.pointPolygonTest((corners + (x0, y0)).astype(np.float32), centre, False) >= 0
         for corners in markers_seen(window).values()
     )
+
+
+def _on_the_mat(gray: np.ndarray, flags: list[tuple[tuple[float, float], str]]) -> list:
+    """The flags on the mat (its four corner markers' outline and its printed margin), when all four are seen: a
+    patterned table round it (a busy cloth's squiggles are die-sized) is no place to ask the table to look. A die
+    read off the mat is still read; with the markers not all seen, every flag stands."""
+    if not flags:
+        return flags
+    seen = markers_seen(gray, MAT_SHRINK)
+    if not all(i in seen for i in MAT_MARKERS):
+        return flags
+    corners = np.concatenate([seen[i] for i in MAT_MARKERS]).astype(np.float32)
+    margin = MAT_MARGIN * float(
+        np.mean([np.linalg.norm(seen[i] - np.roll(seen[i], 1, axis=0), axis=1) for i in MAT_MARKERS])
+    )
+    outline = cv2.convexHull(corners)
+    return [(c, why) for c, why in flags if cv2.pointPolygonTest(outline, (float(c[0]), float(c[1])), True) >= -margin]
 
 
 def _faint(refined: list[tuple[Spot, Refined]], found: list[Refined]) -> list[Refined]:
