@@ -303,13 +303,21 @@ def _from_face_folders(folder: Path) -> tuple[float, list[tuple[str, np.ndarray,
     side = _likeliest_side([(gray, [None]) for _, _, gray in photos], ENROLL_SIDES)
     shown, left_out = [], []
     for face, path, gray in photos:
-        spots = _dice_in(gray, side)
-        if not spots:
+        dice = _dice_in(gray, side)
+        if not dice:
             left_out.append((face, f"{path}: no die found in the photo"))
-        elif len(spots) > 1 and spots[1].likelihood >= SECOND_DIE * spots[0].likelihood:
-            left_out.append((face, f"{path}: expected one die in the photo, found {len(spots)}"))
+            continue
+        spot, seen = dice[0]
+        # another die: about as likely to the finder, and a die to the refiner too if the first is one to it
+        others = [
+            other
+            for other, looked in dice[1:]
+            if other.likelihood >= SECOND_DIE * spot.likelihood and (looked.die >= DIE_LIKELY or seen.die < DIE_LIKELY)
+        ]
+        if others:
+            left_out.append((face, f"{path}: expected one die in the photo, found {1 + len(others)}"))
         else:
-            shown.append((face, gray, spots[0]))
+            shown.append((face, gray, spot))
     return side, shown, left_out
 
 
@@ -326,7 +334,7 @@ def _from_sheets(paths: list[Path]) -> tuple[float, list[tuple[str, np.ndarray, 
     side = _likeliest_side([(gray, list(places.values()), reach) for _, gray, places, _ in photos], sides)
     shown, left_out = [], []
     for path, gray, places, _ in photos:
-        spots = _dice_in(gray, side)
+        spots = [spot for spot, _ in _dice_in(gray, side)]
         for face, centre in places.items():
             on_place = [s for s in spots if np.hypot(s.centre[0] - centre[0], s.centre[1] - centre[1]) <= reach]
             if on_place:
@@ -336,17 +344,21 @@ def _from_sheets(paths: list[Path]) -> tuple[float, list[tuple[str, np.ndarray, 
     return side, shown, left_out
 
 
-def _dice_in(gray: np.ndarray, side: float) -> list[Spot]:
-    """The dice of an enrollment photo, one a die, likeliest first: the finder's spots down to ENROLL_PEAK, and
-    fainter ones down to ENROLL_LOOK that the refiner calls dice. A die is known to lie there: the finder, at 16
-    px a die, misses some whose body is as grey as the mat, and the refiner, closer, sees them. It only adds: it
-    has called a clear die in a printed box none, and faint spots by a die (its side, its shadow) dice."""
+def _dice_in(gray: np.ndarray, side: float) -> list[tuple[Spot, Refined]]:
+    """The dice of an enrollment photo, one a die, the refiner's dice first, each way the finder's likeliest
+    first: the finder's spots down to ENROLL_PEAK, and fainter ones down to ENROLL_LOOK that the refiner calls
+    dice, but not a die's shadow. A die is known to lie there: the finder, at 16 px a die, misses some whose body is
+    as grey as the mat, and the refiner, closer, sees them. It only adds: it has called a clear die in a printed box
+    none, and faint spots by a die (its side, its shadow) dice."""
     spots = find_spots(gray, side, ENROLL_LOOK)[:ENROLL_CANDIDATES]
     refined = zip(spots, refine(gray, spots, side))
     dice = _one_a_die(
         [(spot, face) for spot, face in refined if spot.likelihood >= ENROLL_PEAK or face.die >= DIE_LIKELY]
     )
-    return sorted((spot for spot, _ in dice), key=lambda spot: -spot.likelihood)
+    # a die's long shadow, dark and die-sized, is taken for a die by both networks; its edges are soft all over
+    steepest = [_steepest(gray, face.centre, side) for _, face in dice]
+    dice = [die for die, edges in zip(dice, steepest) if edges >= SHADOW_EDGES * max(steepest)]
+    return sorted(dice, key=lambda pair: (pair[1].die < DIE_LIKELY, -pair[0].likelihood))
 
 
 def _likeliest_side(photos: list[tuple], sides: tuple[float, ...]) -> float:
