@@ -50,32 +50,32 @@ def _damaged(path: Path, error: Exception) -> BadInput:
 
 
 def _run_onnxruntime(name: str, batch: np.ndarray) -> np.ndarray:
-    path = _path(name)
+    key = str(NETWORKS / name)  # (the file is looked for once, not on every run)
     with _sessions_lock:
-        if str(path) not in _sessions:
+        if key not in _sessions:
+            path = _path(name)
             options = onnxruntime.SessionOptions()
             # as many threads as this process may use (the bench pins it to one core)
             options.intra_op_num_threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 0
             options.inter_op_num_threads = 1
             try:
-                _sessions[str(path)] = onnxruntime.InferenceSession(
-                    str(path), options, providers=["CPUExecutionProvider"]
-                )
+                _sessions[key] = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
             except Exception as error:  # onnxruntime's own error types are not importable by name
                 raise _damaged(path, error) from error
-        session = _sessions[str(path)]
+        session = _sessions[key]
     return session.run(None, {session.get_inputs()[0].name: batch})[0]  # type: ignore[attr-defined]
 
 
 def _run_opencv(name: str, batch: np.ndarray) -> np.ndarray:
-    path = _path(name)
+    key = str(NETWORKS / name)
     nets = _local.__dict__.setdefault("nets", {})
-    if str(path) not in nets:
+    if key not in nets:
+        path = _path(name)
         try:
-            nets[str(path)] = cv2.dnn.readNetFromONNX(str(path))
+            nets[key] = cv2.dnn.readNetFromONNX(str(path))
         except cv2.error as error:
             raise _damaged(path, error) from error
-    net = nets[str(path)]
+    net = nets[key]
     net.setInput(batch)
     return net.forward()
 

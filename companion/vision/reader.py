@@ -238,7 +238,9 @@ def _on_a_marker(gray: np.ndarray, centre: tuple[float, float], side: float) -> 
     )
 
 
-def _on_the_mat(gray: np.ndarray, flags: list[tuple[tuple[float, float], str]]) -> list:
+def _on_the_mat(
+    gray: np.ndarray, flags: list[tuple[tuple[float, float], str]]
+) -> list[tuple[tuple[float, float], str]]:
     """The flags on the mat (its four corner markers' outline and its printed margin), when all four are seen: a
     patterned table round it (a busy cloth's squiggles are die-sized) is no place to ask the table to look. A die
     read off the mat is still read; with the markers not all seen, every flag stands."""
@@ -357,7 +359,8 @@ def _dice_in(gray: np.ndarray, side: float) -> list[tuple[Spot, Refined]]:
     )
     # a die's long shadow, dark and die-sized, is taken for a die by both networks; its edges are soft all over
     steepest = [_steepest(gray, face.centre, side) for _, face in dice]
-    dice = [die for die, edges in zip(dice, steepest) if edges >= SHADOW_EDGES * max(steepest)]
+    bar = SHADOW_EDGES * max(steepest, default=0.0)
+    dice = [die for die, edges in zip(dice, steepest) if edges >= bar]
     return sorted(dice, key=lambda pair: (pair[1].die < DIE_LIKELY, -pair[0].likelihood))
 
 
