@@ -165,17 +165,18 @@ class DiceReader:
             elif decision.similarity < MIN_SIMILARITY:
                 # fainter, and like no face: a mat's corner or print, not a die
                 if spot.likelihood >= FLAG_PEAK and not _on_a_marker(gray, face.centre, face.side):
-                    flags.append((face.centre, "a die? its face is like none of the set's"))
+                    flags.append(_flag(face.centre, "a die? its face is like none of the set's"))
             else:
-                flags.append((face.centre, f"{decision.face} or {decision.runner_up}: too close to call"))
+                why = f"{decision.face} or {decision.runner_up}: too close to call"
+                flags.append(_flag(face.centre, why, could_be=[decision.face, decision.runner_up]))
         cocked = [face for (_, face), flat in zip(found, is_level) if not flat]
         for face in self._not_shadows(gray, cocked, [d["center"] for d in dice]):
             if not _on_a_marker(gray, face.centre, face.side):
-                flags.append((face.centre, "cocked: re-roll it or lay it flat"))
+                flags.append(_flag(face.centre, "cocked: re-roll it or lay it flat"))
         for face in _faint(refined, found_faces):
             if not _on_a_marker(gray, face.centre, face.side):
-                flags.append((face.centre, "a die? too faint to read: light it better"))
-        unreadable = [{"center": _rounded(centre), "why": why} for centre, why in _on_the_mat(gray, flags)]
+                flags.append(_flag(face.centre, "a die? too faint to read: light it better"))
+        unreadable = [{**flag, "center": _rounded(flag["center"])} for flag in _on_the_mat(gray, flags)]
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
 
@@ -238,9 +239,7 @@ def _on_a_marker(gray: np.ndarray, centre: tuple[float, float], side: float) -> 
     )
 
 
-def _on_the_mat(
-    gray: np.ndarray, flags: list[tuple[tuple[float, float], str]]
-) -> list[tuple[tuple[float, float], str]]:
+def _on_the_mat(gray: np.ndarray, flags: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The flags on the mat (its four corner markers' outline and its printed margin), when all four are seen: a
     patterned table round it (a busy cloth's squiggles are die-sized) is no place to ask the table to look. A die
     read off the mat is still read; with the markers not all seen, every flag stands."""
@@ -254,7 +253,7 @@ def _on_the_mat(
         np.mean([np.linalg.norm(seen[i] - np.roll(seen[i], 1, axis=0), axis=1) for i in MAT_MARKERS])
     )
     outline = cv2.convexHull(corners)
-    return [(c, why) for c, why in flags if cv2.pointPolygonTest(outline, (float(c[0]), float(c[1])), True) >= -margin]
+    return [f for f in flags if cv2.pointPolygonTest(outline, tuple(map(float, f["center"])), True) >= -margin]
 
 
 def _faint(refined: list[tuple[Spot, Refined]], found: list[Refined]) -> list[Refined]:
@@ -382,6 +381,12 @@ def _likeliest_side(photos: list[tuple], sides: tuple[float, ...]) -> float:
         return float(np.median(per_die))
 
     return max(sides, key=sureness)
+
+
+def _flag(centre: tuple[float, float], why: str, could_be: list[str] | None = None) -> dict[str, Any]:
+    """A die left unread, as `dice read --json` reports it; ``could_be``: the faces it is one of, likelier first (the
+    page offers them first when the table names it)."""
+    return {"center": centre, "why": why, **({"could_be": could_be} if could_be else {})}
 
 
 def _die_read(decision: Decision, centre: list[float]) -> dict[str, Any]:

@@ -423,3 +423,17 @@ def test_an_enrollment_photo_teaches_its_die_not_the_dies_long_shadow():
         (cut,) = refine(gray, [spot], side)
         off.append((np.hypot(cut.centre[0] - centre[0], cut.centre[1] - centre[1]) / side, str(path)))
     assert max(off)[0] < 0.3, max(off)
+
+
+def test_a_die_too_close_to_call_names_the_two_faces_it_could_be(blender_readers):
+    """The Blender art's upper arms are one picture a quarter turn apart: no view from above tells them apart. The
+    reader asks, and says which two faces it is one of (the page offers them first)."""
+    truth = json.loads((BENCH_DICE / "blender" / "scene-00105.json").read_text())["dice"]
+    reading = blender_readers["blender"].read(cv2.imread(str(BENCH_DICE / "blender" / "scene-00105.jpg")))
+    close = [u for u in reading["unreadable"] if u["why"].endswith("too close to call")]
+    assert len(close) == 2
+    for flag in close:
+        die = next(d for d in truth if on_die(flag["center"], d))
+        first, second = flag["could_be"]
+        assert die["face"] in (first, second) and flag["why"].startswith(f"{first} or {second}:")
+    assert not [u for u in reading["unreadable"] if "could_be" in u and u not in close]

@@ -430,3 +430,39 @@ def test_a_page_whose_first_state_request_fails_still_goes_live(server, page, co
     assert failed, "the first /api/state was refused"
     companion.table.new_game("rolling-bones", {"players": ["Zed", "Yan"]})
     page.wait_for_selector("text=Zed")
+
+
+def test_a_die_too_close_to_call_is_named_from_its_two_faces_first(tmp_path, pin_factory, browser):
+    """A photo of dice whose upper arms are one picture a quarter turn apart: the reader asks which, naming both;
+    the naming sheet offers those two first, marked, and the table's tap names the die."""
+    import random
+    from pathlib import Path
+
+    from companion import config
+    from companion.app import build
+    from companion.vision.reader import DiceReader
+
+    blender = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice" / "blender"
+    settings = config.load()
+    settings["camera"]["folder"] = str(blender / "scene-00105.jpg")
+    companion = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "inst", rng=random.Random(2))
+    companion.referee.reader = DiceReader.enroll(blender / "enroll").read
+    try:
+        with kiosk(companion.app, browser, 1920, 1080) as page:
+            page.locator("#buttons button[data-button=undertaker]").click()
+            page.get_by_role("button", name="Name them on the photo").click()
+            index = page.evaluate("state.referee.reading.unreadable.findIndex((u) => u.could_be)")
+            could_be = page.evaluate(f"state.referee.reading.unreadable[{index}].could_be")
+            page.locator("#sheet .mark").nth(index).click()
+            assert page.locator("#sheet .mark.chosen").inner_text() == f"?{index + 1}"
+            faces = page.locator("[data-testid=name-faces] button")
+            assert faces.count() == len(FACE_IDS)
+            assert [faces.nth(k).get_attribute("aria-label") for k in range(3)][:2] == [f"it is {f}" for f in could_be]
+            assert page.locator("[data-testid=name-faces] button.likely").count() == 2
+            centre = page.evaluate(f"state.referee.reading.unreadable[{index}].center")
+            page.locator(f"#sheet [aria-label='it is {could_be[1]}']").click()
+            page.wait_for_function(f"state.referee.reading.dice.some((d) => d.named && d.face === '{could_be[1]}')")
+            named = [d for d in companion.referee.reading.dice if d.get("named")]
+            assert [(d["face"], d["center"]) for d in named] == [(could_be[1], centre)]
+    finally:
+        companion.close()

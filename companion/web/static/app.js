@@ -226,9 +226,11 @@ function namingSheet() {
   if (!reading || !reading.unreadable || !reading.unreadable.length) { closeSheet(); return []; }
   namingDie = Math.min(namingDie, reading.unreadable.length - 1);
   const die = reading.unreadable[namingDie];
+  const likely = (die.could_be || []).filter((f) => FACES.includes(f));  // the faces the reader could not choose between: offered first
+  const faces = [...likely, ...FACES.filter((f) => !likely.includes(f))];
   return [el("h2", {}, `Die ?${namingDie + 1}: ${die.why}. Tap its face.`),
     el("div", { class: "naming" }, readingPhoto(reading, (i) => { namingDie = i; sheet.redraw(); }),
-      el("div", { class: "dice", "data-testid": "name-faces", "data-next": "" }, FACES.map((f) => el("button", { class: `die ${KIND(f)}`, title: `it is ${f}`,
+      el("div", { class: "dice", "data-testid": "name-faces", "data-next": "" }, faces.map((f) => el("button", { class: `die ${KIND(f)}${likely.includes(f) ? " likely" : ""}`, title: `it is ${f}`,
         "aria-label": `it is ${f}`, onclick: () => api("/api/bones/name-die", { index: namingDie, face: f }) }, facePicture(f, 30)))))];
 }
 
