@@ -40,3 +40,9 @@ def test_a_dies_body_shows_beyond_its_top_where_the_camera_and_the_lean_put_it()
     assert np.allclose(level, [-3.0, 0.0])  # half a side down: the camera's shift of it, back
     _, cocked = _cube(np.zeros(2), 30, 10, 30, 0, np.zeros(2))
     assert np.allclose(cocked, [-15 * np.sin(np.radians(30)), 0.0])  # away from the lean
+
+
+def test_some_scenes_are_dim_rooms_and_black_mats():
+    """Black dice on a black mat in a dim room: the picture sinks towards the camera's noise."""
+    means = [float(scene(seed, 128, 32.0)[0].mean()) for seed in range(60)]
+    assert min(means) < 25 and max(means) > 120

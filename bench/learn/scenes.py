@@ -3,14 +3,16 @@
 A scene is drawn at the finder's working scale (a die's top face ``FINDER_SIDE`` px across, give or
 take the enrollment's error) via a canvas RENDER times bigger, then shrunk, as a camera's sensor would:
 
-- the mat: any grey, a soft texture, sometimes a printed border line, a corner marker, printed
+- the mat: any grey (black dice on a black mat too), a soft texture, sometimes a printed border line, a corner marker, printed
   blots; beyond its edge a table (plain, wood grain, gingham, marble);
-- dice of one colour (dark or light), each a cube seen from above a little off the camera's axis:
+- dice of one colour (dark or light), each a cube seen from above off the camera's axis (up to half
+  a side of its sides showing, as a tilted table camera shows them):
   every face the camera sees printed with one of the family's pictograms, foreshortened and lit by
   its tilt, a shadow; some in heaps, touching; some cocked (leaning 12-60 degrees, most on a
   neighbour, over its edge: the top foreshortened, a big side showing); a die whose top's centre
   a leaning die covers is no level die either;
-- light falling off across the photo, blur, noise, JPEG.
+- light falling off across the photo, a dim room now and then (the picture sunk into the camera's
+  noise), blur, noise, JPEG.
 
 ``scene`` returns the grey photo and, per die, its top face's centre (px), turn (degrees), whether
 it is level, and where its body's centre shows from its top face's (in sides). Nothing here draws the repo's own dice art or copies a rendered photo.
@@ -25,6 +27,9 @@ from bench.learn.art import FACE_IDS, family
 
 RENDER = 3  # drawn at this many times the working scale, then shrunk (anti-aliased edges, real blur)
 FINDER_SIDE = 16.0  # px: a die's top face at the finder's working scale
+PARALLAX = 0.5  # sides: the most a level die's top shows off its base (a table camera tilted to one side)
+DIM_SHARE = 0.2  # photos taken in a dim room ...
+DIM_LIGHT = (0.12, 0.4)  # ... at this share of the light
 
 
 def _texture(shape: tuple[int, int], rng: np.random.Generator, strength: float, grain: float) -> np.ndarray:
@@ -146,7 +151,7 @@ def scene(seed: int, size: int = 96, die: float = FINDER_SIDE) -> tuple[np.ndarr
     side = die * RENDER * rng.uniform(0.85, 1.15)
     photo = _table((big, big), rng)
     # the mat: most of the photo, sometimes its edge crossing it
-    mat = rng.uniform(30, 220) + _texture((big, big), rng, rng.uniform(0, 15), rng.uniform(2, 10))
+    mat = rng.uniform(10, 220) + _texture((big, big), rng, rng.uniform(0, 15), rng.uniform(2, 10))
     on_mat = np.ones((big, big), np.float32)
     if rng.random() < 0.4:
         a, off = rng.uniform(0, 2 * np.pi), rng.uniform(-0.4, 0.4) * big
@@ -183,7 +188,7 @@ def scene(seed: int, size: int = 96, die: float = FINDER_SIDE) -> tuple[np.ndarr
     body = rng.uniform(15, 70) if dark else rng.uniform(170, 235)
     print_ = rng.uniform(170, 245) if dark else rng.uniform(20, 100)
     lean = rng.uniform(0, 360)  # where the camera's axis is: dice show the sides facing it
-    parallax = rng.uniform(0, 0.35) * side
+    parallax = rng.uniform(0, PARALLAX) * side
     shadow = np.array([np.cos(np.radians(rng.uniform(0, 360))), np.sin(np.radians(rng.uniform(0, 360)))])
     shadow *= rng.uniform(0, 0.4) * side
     rim = rng.choice([0.0, rng.uniform(0.6, 0.85), rng.uniform(1.2, 1.8)])  # the set's bevel: none, darker, lighter
@@ -248,6 +253,8 @@ def scene(seed: int, size: int = 96, die: float = FINDER_SIDE) -> tuple[np.ndarr
     photo *= 1 + rng.uniform(0, 0.6) * (gx * xx + gy * yy)
     photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.3, 1.0) * RENDER)
     small = cv2.resize(photo, (size, size), interpolation=cv2.INTER_AREA)
+    if rng.random() < DIM_SHARE:  # a dim room: the camera's noise stays what it is, the picture sinks into it
+        small *= rng.uniform(*DIM_LIGHT)
     small += rng.normal(0, rng.uniform(1, 8), small.shape)
     small = np.clip(small, 0, 255).astype(np.uint8)
     if rng.random() < 0.6:

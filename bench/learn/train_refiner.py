@@ -1,7 +1,7 @@
 """Train the die refiner on procedural table photos and export it to ONNX (dev only: pip install -e '.[train]').
 
     python -m bench.learn.train_refiner models/networks/die-refiner.onnx [--minutes 30]
-    python -m bench.learn.train_refiner OUT.onnx --body-on models/networks/die-refiner.onnx
+    python -m bench.learn.train_refiner OUT.onnx --start-from models/networks/die-refiner.onnx --learn kind
 
 The finder sees a die at 16 px a side: its centre is good to about a twentieth of a side, and it
 cannot say how big the die is (one size a set, though a die near the photo's edge or on a heap
@@ -9,8 +9,9 @@ looks bigger or smaller). The refiner takes a second look at each die the finder
 (a die 23 px across, the finder's 16): a square window round the finder's guess, squared up at its
 turn, in; out, where the top face's centre really is in the window, how much bigger it is than
 guessed, how much more it is turned, how likely a level die and a die at all lie there, and where
-the die's body (its centre) shows from its top face's centre. With --body-on, a trained refiner's
-trunk and heads are kept as they are and only the body head learns.
+the die's body (its centre) shows from its top face's centre. With --start-from, training goes on
+from a trained refiner: --learn body or kind teaches that head alone (level and die: kind), every
+other weight kept as it is; --learn all fine-tunes every weight, batch norms' statistics kept.
 
 Training examples are cut from procedural scenes (bench/learn/scenes.py) drawn at a die of about
 32 px, round each die with the finder's kind of error (centre, size, turn), and round places
@@ -42,6 +43,7 @@ CHANNELS = (16, 32, 64)  # the trunk's widths: ~9.5 M multiply-adds a window, ~1
 OUTPUTS = 8  # centre x, y (in half windows), log size ratio, turn (in 45 degrees), level logit, die logit, and
 # where the die's body shows beyond its top (x, y in half windows)
 BODY_ERROR = 0.05  # of a side: the spread the body's place is learned in units of
+HEADS = {"kind": "heads.2.", "body": "heads.3."}  # the heads --learn can teach alone (size and turn: 0, 1)
 
 
 def network():
@@ -125,22 +127,29 @@ def main() -> None:
     import torch
     import torch.nn.functional as F
 
-    body_on = ("--body-on", {"type": Path, "help": "a refiner (.onnx) to keep as it is and teach only the body head"})
-    args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=(body_on,))
+    start = ("--start-from", {"type": Path, "help": "a trained refiner (.onnx) to go on from"})
+    learn = (
+        "--learn",
+        {"choices": tuple(HEADS) + ("all",), "default": "all", "help": "with --start-from: what learns"},
+    )
+    peak = ("--lr", {"type": float, "default": 2e-3, "help": "the learning rate's peak"})
+    args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=(start, learn, peak))
     rng = np.random.default_rng(args.seed)
     net = network()
-    if args.body_on:  # the shipped trunk and heads kept, their batch norms' statistics too: the body head learns
+    frozen = bool(args.start_from)  # batch norms' statistics kept as trained (the export fused them)
+    if args.start_from:
         try:
-            lacking = [name for name in weights_from_onnx(net, args.body_on) if not name.startswith("heads.3.")]
+            lacking = [name for name in weights_from_onnx(net, args.start_from) if not name.startswith("heads.3.")]
         except (ValueError, RuntimeError) as error:  # RuntimeError: a weight of another shape
             raise SystemExit(str(error).splitlines()[0]) from None
         if lacking:
-            raise SystemExit(f"{args.body_on} is not a refiner: it lacks {', '.join(lacking)}")
-        for name, weight in net.named_parameters():
-            weight.requires_grad = name.startswith("heads.3.")
+            raise SystemExit(f"{args.start_from} is not a refiner: it lacks {', '.join(lacking)}")
+        if args.learn != "all":
+            for name, weight in net.named_parameters():
+                weight.requires_grad = name.startswith(HEADS[args.learn])
     SPREADS = torch.tensor([CENTRE_ERROR / WINDOW * 2, CENTRE_ERROR / WINDOW * 2, SIZE_ERROR / 2, TURN_ERROR / 45])
     BODY_SPREAD = BODY_ERROR / WINDOW * 2
-    opt = torch.optim.AdamW([w for w in net.parameters() if w.requires_grad], lr=2e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW([w for w in net.parameters() if w.requires_grad], lr=args.lr, weight_decay=1e-4)
     pool: list[tuple[np.ndarray, list[dict]]] = []
     started, step, losses = time.perf_counter(), 0, []
     budget = args.minutes * 60
@@ -173,11 +182,11 @@ def main() -> None:
             dice = t[:, 5:6]  # the body's place is learned at every die, level or cocked
             shows = F.smooth_l1_loss(out[:, 6:8] / BODY_SPREAD, t[:, 7:9] / BODY_SPREAD, reduction="none", beta=0.5)
             shows = (shows * dice).sum() / dice.sum().clamp(min=1)
-            loss = shows if args.body_on else geometry + kind + shows
+            loss = {"body": shows, "kind": kind}.get(args.learn if args.start_from else "all", geometry + kind + shows)
             opt.zero_grad()
             loss.backward()
             opt.step()
-            cosine_decay(opt, 2e-3, started, budget)
+            cosine_decay(opt, args.lr, started, budget)
             losses.append((geometry.item(), kind.item(), shows.item()))
             step += 1
             if step % 200 == 0:
@@ -189,7 +198,7 @@ def main() -> None:
                 )
             if step % 2000 == 0:  # a checkpoint to look at while training goes on
                 export(net, args.out, CROP, NAMES)
-                net.train(not args.body_on)
+                net.train(not frozen)
     export(net, args.out, CROP, NAMES)
     print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
 
