@@ -3,8 +3,8 @@
 A scene is drawn at the finder's working scale (a die's top face ``FINDER_SIDE`` px across, give or
 take the enrollment's error) via a canvas RENDER times bigger, then shrunk, as a camera's sensor would:
 
-- the mat: any grey (black dice on a black mat too), a soft texture, sometimes a printed border line, a corner marker, printed
-  blots; beyond its edge a table (plain, wood grain, gingham, marble);
+- the mat: any grey (black dice on a black mat too), a soft texture, sometimes a printed border
+  line, a corner marker, printed blots; beyond its edge a table (plain, wood grain, gingham, marble);
 - dice of one colour (dark or light), each a cube seen from above off the camera's axis (up to half
   a side of its sides showing, as a tilted table camera shows them):
   every face the camera sees printed with one of the family's pictograms, foreshortened and lit by

@@ -136,10 +136,11 @@ def main() -> None:
     args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=(start, learn, peak))
     rng = np.random.default_rng(args.seed)
     net = network()
-    frozen = bool(args.start_from)  # batch norms' statistics kept as trained (the export fused them)
-    if args.start_from:
+    if args.learn != "all" and not args.start_from:
+        raise SystemExit(f"--learn {args.learn} needs --start-from: a head learns alone on a trained refiner only")
+    if args.start_from:  # its batch norms' statistics are kept as trained (the export fused them)
         try:
-            lacking = [name for name in weights_from_onnx(net, args.start_from) if not name.startswith("heads.3.")]
+            lacking = [name for name in weights_from_onnx(net, args.start_from) if not name.startswith(HEADS["body"])]
         except (ValueError, RuntimeError) as error:  # RuntimeError: a weight of another shape
             raise SystemExit(str(error).splitlines()[0]) from None
         if lacking:
@@ -182,7 +183,7 @@ def main() -> None:
             dice = t[:, 5:6]  # the body's place is learned at every die, level or cocked
             shows = F.smooth_l1_loss(out[:, 6:8] / BODY_SPREAD, t[:, 7:9] / BODY_SPREAD, reduction="none", beta=0.5)
             shows = (shows * dice).sum() / dice.sum().clamp(min=1)
-            loss = {"body": shows, "kind": kind}.get(args.learn if args.start_from else "all", geometry + kind + shows)
+            loss = {"body": shows, "kind": kind}.get(args.learn, geometry + kind + shows)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -198,7 +199,7 @@ def main() -> None:
                 )
             if step % 2000 == 0:  # a checkpoint to look at while training goes on
                 export(net, args.out, CROP, NAMES)
-                net.train(not frozen)
+                net.train(not args.start_from)
     export(net, args.out, CROP, NAMES)
     print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
 
