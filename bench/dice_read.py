@@ -85,8 +85,7 @@ def evaluate(folder: Path, baseline_photos: int, kind: str = "learned") -> dict:
         )
         photos += 1
         used, ok_photo = set(), True
-        for die in truth:
-            close = [i for i, d in enumerate(reading["dice"]) if near(d["center"], die["center"])]
+        for die, close in zip(truth, matched(truth, reading["dice"])):
             used.update(close[:1])  # a second reading of one die is a die too many: counted as a phantom
             if die["cocked"]:
                 cocked_read += bool(close)
@@ -127,6 +126,22 @@ def evaluate(folder: Path, baseline_photos: int, kind: str = "learned") -> dict:
 
 def near(a, b) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) < MATCH_PX
+
+
+def matched(truth: list[dict], read: list[dict]) -> list[list[int]]:
+    """Per true die, the readings near it that are nearest it: a die covered by a leaning one has its top face's
+    centre near the leaning die's, and the one reading there is the leaning die's, not both dice's."""
+
+    def apart(a, b) -> float:
+        return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+    nearest = [
+        min(range(len(truth)), key=lambda k: apart(d["center"], truth[k]["center"])) if truth else -1 for d in read
+    ]
+    return [
+        [i for i, d in enumerate(read) if nearest[i] == k and near(d["center"], die["center"])]
+        for k, die in enumerate(truth)
+    ]
 
 
 def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:

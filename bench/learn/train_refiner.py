@@ -20,6 +20,7 @@ with no die.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import time
 from pathlib import Path
@@ -43,6 +44,7 @@ CHANNELS = (16, 32, 64)  # the trunk's widths: ~9.5 M multiply-adds a window, ~1
 OUTPUTS = 8  # centre x, y (in half windows), log size ratio, turn (in 45 degrees), level logit, die logit, and
 # where the die's body shows beyond its top (x, y in half windows)
 BODY_ERROR = 0.05  # of a side: the spread the body's place is learned in units of
+PER_PHOTO = 8  # windows a batch takes from one Blender photo (its dice and places with no die)
 HEADS = {"kind": "heads.2.", "body": "heads.3."}  # the heads --learn can teach alone (size and turn: 0, 1)
 
 
@@ -88,9 +90,9 @@ def network():
     return Refiner()
 
 
-def examples(photo: np.ndarray, dice: list[dict], rng: np.random.Generator, per_die: int = 3):
-    """Windows round the photo's dice as the finder would guess them (and one round no die), with their targets:
-    (window, [x, y, log size, turn, level, die, regress?, body x, body y])."""
+def examples(photo: np.ndarray, dice: list[dict], rng: np.random.Generator, per_die: int = 3, bare_side: float = DIE):
+    """Windows round the photo's dice as the finder would guess them (and two round no die, ``bare_side`` px across),
+    with their targets: (window, [x, y, log size, turn, level, die, regress?, body x, body y])."""
     out = []
     for die in dice:
         if not (0 <= die["centre"][0] < photo.shape[1] and 0 <= die["centre"][1] < photo.shape[0]):
@@ -112,15 +114,27 @@ def examples(photo: np.ndarray, dice: list[dict], rng: np.random.Generator, per_
             target += body
             out.append((window, target))
     for _ in range(2):  # places with no die: the mat, its print, a die's edge
-        p = rng.uniform(0, photo.shape[0], 2)
+        p = rng.uniform(0, 1, 2) * (photo.shape[1], photo.shape[0])
         if all(np.hypot(*(p - np.array(d["centre"]))) > 0.8 * d["side"] for d in dice):
-            window, _ = crop(photo, (float(p[0]), float(p[1])), rng.uniform(0, 90), DIE * rng.uniform(0.8, 1.2))
+            window, _ = crop(photo, (float(p[0]), float(p[1])), rng.uniform(0, 90), bare_side * rng.uniform(0.8, 1.2))
             out.append((window, [0, 0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0]))
     return out
 
 
 def _draw(seeds: list[int]) -> list[tuple[np.ndarray, list[dict]]]:
     return [scene(s, SCENE, DIE) for s in seeds]
+
+
+def rendered(folder: Path) -> list[tuple[np.ndarray, list[dict], float]]:
+    """Blender's training photos (bench/learn/blender_photos.py) in grey, their dice, and their median die side."""
+    import cv2
+
+    out = []
+    for path in sorted(folder.glob("photo-*.jpg")):
+        dice = json.loads(path.with_suffix(".json").read_text())["dice"]
+        if dice:
+            out.append((cv2.imread(str(path), cv2.IMREAD_GRAYSCALE), dice, float(np.median([d["side"] for d in dice]))))
+    return out
 
 
 def main() -> None:
@@ -133,7 +147,13 @@ def main() -> None:
         {"choices": tuple(HEADS) + ("all",), "default": "all", "help": "with --start-from: what learns"},
     )
     peak = ("--lr", {"type": float, "default": 2e-3, "help": "the learning rate's peak"})
-    args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=(start, learn, peak))
+    photos = ("--photos", {"type": Path, "help": "Blender's training photos (blender_photos.py), learned beside"})
+    share = ("--photo-share", {"type": float, "default": 0.5, "help": "with --photos: of each batch, from them"})
+    extra = (start, learn, peak, photos, share)
+    args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=extra)
+    shot = rendered(args.photos) if args.photos else []
+    if args.photos and not shot:
+        raise SystemExit(f"{args.photos}: no photo-*.jpg with dice in it")
     rng = np.random.default_rng(args.seed)
     net = network()
     if args.learn != "all" and not args.start_from:
@@ -167,6 +187,10 @@ def main() -> None:
                 except multiprocessing.TimeoutError:
                     pass
             batch = []
+            while len(batch) < args.batch * args.photo_share and shot:
+                photo, dice, side = shot[int(rng.integers(len(shot)))]
+                windows = examples(photo, dice, rng, per_die=1, bare_side=side)
+                batch += [windows[k] for k in rng.permutation(len(windows))[:PER_PHOTO]]
             while len(batch) < args.batch:
                 photo, dice = pool[int(rng.integers(len(pool)))]
                 batch += examples(photo, dice, rng, per_die=1)

@@ -44,6 +44,7 @@ from .dice_scene import COLOURINGS, LIGHTS, MAT_MM, face_art, mat_canvas
 IMAGE_W, IMAGE_H = 2304, 1296
 DIE = 0.016  # m
 COCKED_DEG = 12.0
+THROWN, LEANING, TOUCHING = 0.3, 0.12, 0.33  # of the dice: thrown onto a heap, set leaning on one, set against one
 CELL = 256  # px per face in a die's texture atlas
 # the six outward normals of a cube, and for each a (u, v) pair with u x v = normal, so no face is mirrored
 SIDES = [
@@ -297,10 +298,10 @@ def _set_down(rng: random.Random, flat: list[tuple[Vector, float]], heaps: list[
     """Where to set a die down level (touching one already down, or alone in a heap), or leaning on one;
     None to throw it instead. Returns (centre, yaw, lean angle, lean axis)."""
     roll = rng.random()
-    if roll < 0.3:
+    if roll < THROWN:
         return None
     for _ in range(50):
-        if flat and roll < 0.42:
+        if flat and roll < THROWN + LEANING:
             base, yaw = rng.choice(flat)
             out = yaw + rng.randrange(4) * math.pi / 2
             direction = Vector((math.cos(out), math.sin(out), 0))
@@ -312,7 +313,7 @@ def _set_down(rng: random.Random, flat: list[tuple[Vector, float]], heaps: list[
             centre.z = half * (math.sin(lean) + math.cos(lean)) + 0.0003
             axis = Vector((-direction.y, direction.x, 0))
             return centre, yaw, -lean, axis.normalized()  # top edge falls towards the base die
-        if flat and roll < 0.75:
+        if flat and roll < THROWN + LEANING + TOUCHING:
             base, yaw = rng.choice(flat)
             out = yaw + rng.randrange(4) * math.pi / 2
             gap = DIE * rng.uniform(1.01, 1.12)

@@ -1,0 +1,110 @@
+"""Training photos for the refiner, rendered by Blender: real cubes, leaning on each other, under a real camera.
+
+The procedural scenes (scenes.py) draw a die as a cube's three faces in 2D; a refiner trained on them
+learns "a big side is a lean", and calls level dice far out under a wide lens cocked. These photos are
+the Blender renderer's (bench/render/blender_dice.py: rigid-body dice, Cycles, a 66 degree camera 55-75
+cm up, tilted up to 15 degrees), with two changes: the dice wear a procedural art family
+(bench/learn/art.py, in random body and ink colours; never a bench set's art), and a third of the dice
+are set down leaning on another (the bench sets: about one in eight). Each photo's truth is what
+train_refiner.py learns from: per die its top face's centre, side and turn, level or not, and where its
+body (the cube's centre) shows, in sides from the top face's centre.
+
+bpy is not a project dependency (see blender_dice.py):
+
+    /tmp/bpy/bin/python -m bench.learn.blender_photos OUT --photos 200 --seed 500000 [--width 960]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+from pathlib import Path
+
+import bpy
+import cv2
+import numpy as np
+
+import bench.render.blender_dice as blender
+from bench.learn.art import family
+
+LEAN_SHARE = 0.3  # of the dice: set leaning on another (the renderer's own: 0.12)
+SAMPLES = 8  # Cycles samples a pixel: the camera's noise is added after (blender_dice._finish)
+
+
+def _art(seed: int):
+    """A face_art for the renderer: one art family in random colours (dark dice with light ink, or light on dark)."""
+    rng = np.random.default_rng(seed)
+    masks = family(seed)
+    dark = rng.random() < 0.6
+    body = rng.uniform(10, 70, 3) if dark else rng.uniform(150, 245, 3)
+    ink = rng.uniform(190, 250, 3) if dark else rng.uniform(10, 70, 3)
+
+    def face_art(face: str, style: int, colouring: str, px: int) -> np.ndarray:
+        alpha = cv2.resize(masks[face], (px, px), interpolation=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
+        return (body * (1 - alpha) + ink * alpha).astype(np.uint8)
+
+    return face_art
+
+
+def _dice_truth(scene) -> list[dict]:
+    """Per die in view: its top face (centre, side, turn) in px, level or not, and its body's place in sides."""
+    cam = scene.camera
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    out = []
+    for obj in bpy.data.objects:
+        if not obj.name.startswith("die-"):
+            continue
+        _, tilt, centre, u, v = blender._top(obj)
+        top, z = blender._top_truth(scene, cam, centre, u, v)
+        x, y = top["center"]
+        if z <= 0 or not (0 <= x < blender.IMAGE_W and 0 <= y < blender.IMAGE_H):
+            continue
+        corners = np.array(top["corners"])
+        side = float(np.mean([np.linalg.norm(corners[k] - corners[(k + 1) % 4]) for k in range(4)]))
+        dx, dy = corners[1] - corners[0]
+        world = obj.evaluated_get(depsgraph).matrix_world.translation
+        bx, by, _ = blender._pixel(scene, cam, world)
+        ray = (centre - cam.location).normalized()
+        hit, _, _, _, hit_obj, _ = scene.ray_cast(
+            depsgraph, cam.location, ray, distance=(centre - cam.location).length - 0.001
+        )
+        hidden = bool(hit and hit_obj.name != obj.name)
+        out.append(
+            {
+                "centre": [x, y],
+                "side": side,
+                "turn": math.degrees(math.atan2(dy, dx)) % 90,
+                "level": tilt <= blender.COCKED_DEG and not hidden,
+                "tilt_deg": round(tilt, 1),
+                "body": [(bx - x) / side, (by - y) / side],
+            }
+        )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--photos", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=500000)
+    parser.add_argument("--width", type=int, default=960, help="px (16:9): 960 puts a die's top face ~23 px across")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    blender.IMAGE_W, blender.IMAGE_H = args.width, args.width * 9 // 16
+    blender.LEANING = LEAN_SHARE
+    for seed in range(args.seed, args.seed + args.photos):
+        path = args.out / f"photo-{seed}.jpg"
+        if path.exists():
+            continue
+        blender.face_art = _art(seed)
+        photo, meta = blender.render_scene(seed, 0, "black", SAMPLES)
+        dice = _dice_truth(bpy.context.scene)
+        cv2.imwrite(str(path), photo, [cv2.IMWRITE_JPEG_QUALITY, random.Random(seed).randint(70, 95)])
+        path.with_suffix(".json").write_text(json.dumps({"dice": dice, "scene": meta["scene"]}))
+        print(f"{path.name}: {len(dice)} dice, {sum(not d['level'] for d in dice)} not level", flush=True)
+
+
+if __name__ == "__main__":
+    main()

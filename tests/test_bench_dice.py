@@ -1,0 +1,31 @@
+"""The dice bench's own counting, and the refiner's training windows: a figure is only as true as its count."""
+
+import numpy as np
+
+from bench.dice_read import matched
+
+
+def test_one_reading_counts_for_the_die_it_is_nearest_not_for_a_die_it_covers_too():
+    leaning = {"center": [100.0, 100.0], "cocked": True}
+    covered = {"center": [108.0, 104.0], "cocked": True}  # its top face's centre under the leaning die
+    apart = {"center": [300.0, 100.0], "cocked": False}
+    read = [{"center": [101.0, 99.0]}, {"center": [299.0, 101.0]}]
+    assert matched([leaning, covered, apart], read) == [[0], [], [1]]
+
+
+def test_two_readings_of_one_die_are_both_its():
+    die = {"center": [100.0, 100.0]}
+    assert matched([die], [{"center": [101.0, 100.0]}, {"center": [95.0, 104.0]}, {"center": [200.0, 100.0]}]) == [
+        [0, 1]
+    ]
+
+
+def test_places_with_no_die_are_taken_from_the_whole_of_a_wide_photo():
+    from bench.learn.train_refiner import examples
+
+    photo = np.zeros((100, 1000), np.uint8)
+    photo[:, 500:] = 200  # only the right half of the photo is light
+    rng = np.random.default_rng(1)
+    bare = [w for _ in range(100) for w, target in examples(photo, [], rng, bare_side=20.0) if target[5] == 0]
+    assert len(bare) == 200
+    assert 0.3 < np.mean([w.mean() > 100 for w in bare]) < 0.7  # (taken within the first 100 px: none)
