@@ -23,6 +23,10 @@ from .finding import Spot, standardise  # the window as the finder's photo: zero
 from .networks import run
 
 REFINER = "die-refiner.onnx"
+# level or not, and where the body shows: the refiner's network trained on Blender's rendered dice as well
+# (models/networks/README.md); its place, size, turn and die are not used (the faces are cut, and the sets
+# enrolled, where the refiner puts them)
+LEAN_JUDGE = "die-lean.onnx"
 CROP = 40  # px: the window the refiner sees
 WINDOW = 1.75  # the window's side, in guessed die sides: room for a guess a quarter of a side off, and the sides
 LOOKS = 2  # looks a die gets: each from where the one before put it
@@ -57,11 +61,14 @@ def crop(
 def refine(gray: np.ndarray, spots: list[Spot], side: float) -> list[Refined]:
     """Each spot's die as the refiner sees it, looked at LOOKS times (each look from where the last put it)."""
     dice = [Refined(s.centre, s.turn, side, 1.0, 1.0) for s in spots]
-    for _ in range(LOOKS):
+    for look in range(LOOKS):
         if not dice:
             break
-        windows = [crop(gray, d.centre, d.turn, d.side)[0] for d in dice]
-        out = run(REFINER, np.stack([standardise(w) for w in windows])[:, None])
+        windows = np.stack([standardise(crop(gray, d.centre, d.turn, d.side)[0]) for d in dice])[:, None]
+        out = run(REFINER, windows)
+        if look == LOOKS - 1:  # the last look's level and body are the die's
+            judged = run(LEAN_JUDGE, windows)
+            out[:, [4, 6, 7]] = judged[:, [4, 6, 7]]
         dice = [_moved(d, row) for d, row in zip(dice, out)]
     return dice
 

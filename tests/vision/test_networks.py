@@ -15,7 +15,7 @@ from companion.vision import networks
 from companion.vision.embedding import cut_face
 from companion.vision.finding import FINDER, standardise
 from companion.vision.reader import DiceReader
-from companion.vision.refining import CROP, REFINER
+from companion.vision.refining import CROP, LEAN_JUDGE, REFINER
 
 EMBEDDER = "face-embed.onnx"
 both = pytest.mark.skipif("onnxruntime" not in networks.RUNTIMES, reason="onnxruntime is not installed here")
@@ -53,6 +53,7 @@ def test_every_network_gives_the_same_numbers_under_both_runtimes(photo, monkeyp
     batches = {
         FINDER: standardise(small)[None, None],
         REFINER: np.stack([cv2.resize(w, (CROP, CROP)) for w in windows])[:, None],
+        LEAN_JUDGE: np.stack([cv2.resize(w, (CROP, CROP)) for w in windows])[:, None],
         EMBEDDER: windows[:, None],
     }
     for name, batch in batches.items():

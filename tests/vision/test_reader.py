@@ -375,13 +375,16 @@ def test_a_dice_shadow_or_the_mats_marker_is_not_flagged_as_a_die(blender_reader
         ("scene-00105", "right-lower-leg"),  # leaning 32 degrees: the refiner alone calls it level
         ("scene-00109", "right-hand"),  # 25 degrees
         ("scene-00110", "ribcage"),  # 34 degrees, beside a second cocked die
+        ("scene-00100", "ribcage"),  # 22 degrees: read as level until the lean judge learned from rendered dice
+        ("scene-00111", "ribcage"),  # 30 degrees: the same
     ],
 )
 def test_a_cocked_die_whose_body_shows_off_the_photos_level_dice_is_flagged_not_read(blender_readers, photo, face):
     truth = json.loads((BENCH_DICE / "blender" / f"{photo}.json").read_text())["dice"]
     reading = blender_readers["blender"].read(cv2.imread(str(BENCH_DICE / "blender" / f"{photo}.jpg")))
     cocked = next(d for d in truth if d["cocked"] and d["face"] == face)
-    assert not [d for d in reading["dice"] if on_die(d["center"], cocked)]
+    # (a level die against it may lie within a side of its centre: that one is read)
+    assert not [d for d in reading["dice"] if on_die(d["center"], cocked) and d["face"] == face]
     assert [u for u in reading["unreadable"] if on_die(u["center"], cocked) and u["why"].startswith("cocked")]
 
 
