@@ -125,18 +125,18 @@ def evaluate(folder: Path, baseline_photos: int, kind: str = "learned") -> dict:
 
 
 def near(a, b) -> bool:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]) < MATCH_PX
+    return _apart(a, b) < MATCH_PX
+
+
+def _apart(a, b) -> float:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
 def matched(truth: list[dict], read: list[dict]) -> list[list[int]]:
     """Per true die, the readings near it that are nearest it: a die covered by a leaning one has its top face's
     centre near the leaning die's, and the one reading there is the leaning die's, not both dice's."""
-
-    def apart(a, b) -> float:
-        return abs(a[0] - b[0]) + abs(a[1] - b[1])
-
     nearest = [
-        min(range(len(truth)), key=lambda k: apart(d["center"], truth[k]["center"])) if truth else -1 for d in read
+        min(range(len(truth)), key=lambda k: _apart(d["center"], truth[k]["center"])) if truth else -1 for d in read
     ]
     return [
         [i for i, d in enumerate(read) if nearest[i] == k and near(d["center"], die["center"])]

@@ -55,11 +55,10 @@ def _art(seed: int):
 def _dice_box(scene) -> tuple[int, int, int, int]:
     """The photo's px round every die in view, MARGIN more each way: (x0, y0, x1, y1)."""
     xs, ys = [], []
+    depsgraph = bpy.context.evaluated_depsgraph_get()
     for obj in bpy.data.objects:
         if obj.name.startswith("die-"):
-            x, y, z = blender._pixel(
-                scene, scene.camera, obj.evaluated_get(bpy.context.evaluated_depsgraph_get()).matrix_world.translation
-            )
+            x, y, z = blender._pixel(scene, scene.camera, obj.evaluated_get(depsgraph).matrix_world.translation)
             if z > 0:
                 xs.append(x)
                 ys.append(y)
@@ -119,11 +118,7 @@ def _dice_truth(scene, x0: int, y0: int) -> list[dict]:
         world = obj.evaluated_get(depsgraph).matrix_world.translation
         bx, by, _ = blender._pixel(scene, cam, world)
         bx, by = bx - x0, by - y0
-        ray = (centre - cam.location).normalized()
-        hit, _, _, _, hit_obj, _ = scene.ray_cast(
-            depsgraph, cam.location, ray, distance=(centre - cam.location).length - 0.001
-        )
-        hidden = bool(hit and hit_obj.name != obj.name)
+        hidden = blender.hidden_from(scene, depsgraph, obj, centre)
         out.append(
             {
                 "centre": [x, y],

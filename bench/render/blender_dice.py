@@ -402,11 +402,7 @@ def render_scene(seed: int, style: int, colouring: str, samples: int, n_dice: in
             x, y = top["center"]
             if z <= 0 or not (0 <= x < IMAGE_W and 0 <= y < IMAGE_H):
                 continue
-            ray = (centre - cam.location).normalized()
-            hit, _, _, _, hit_obj, _ = scene.ray_cast(
-                depsgraph, cam.location, ray, distance=(centre - cam.location).length - 0.001
-            )
-            hidden = bool(hit and hit_obj.name != obj.name)
+            hidden = hidden_from(scene, depsgraph, obj, centre)
             truth.append(
                 {
                     "face": _faces_of(kind)[side],
@@ -430,6 +426,15 @@ def render_scene(seed: int, style: int, colouring: str, samples: int, n_dice: in
         "table_camera": TABLE_RIG is not None,
     }
     return photo, {"dice": truth, "scene": meta}
+
+
+def hidden_from(scene, depsgraph, obj, centre: Vector) -> bool:
+    """Whether something else lies between the camera and ``obj``'s top face's centre (a die leaning over it)."""
+    cam = scene.camera.location
+    hit, _, _, _, hit_obj, _ = scene.ray_cast(
+        depsgraph, cam, (centre - cam).normalized(), distance=(centre - cam).length - 0.001
+    )
+    return bool(hit and hit_obj.name != obj.name)
 
 
 def _top_truth(scene, cam, centre: Vector, u: Vector, v: Vector, x0: int = 0, y0: int = 0) -> tuple[dict, float]:
