@@ -1,12 +1,14 @@
 """Train the face embedding on procedural dice art and export it to ONNX (dev only: pip install -e '.[train]').
 
     python -m bench.learn.train_embed models/face-embed.onnx [--families 1500] [--minutes 20]
+    python -m bench.learn.train_embed OUT.onnx --start-from models/networks/face-embed.onnx --margin 0.15 --lr 1e-3
 
 Each step takes a few whole families (all 18 faces, so mirror pairs and faces sharing a ring,
 a frame or a number meet in every batch), two views of each face as its prototype and two
 as queries, and minimises the prototypical-network loss (Snell et al. 2017) over cosine
 similarity. The network is small enough for a Pi: three conv blocks, 64 numbers out, unit
-length. ``--minutes`` bounds the run on this 2-core machine. Families from seed 10**6 up
+length. ``--margin`` asks each query to lead the other faces by that much cosine similarity (CosFace, Wang
+et al. 2018): the reader reads a face only when it leads the next by 0.1. ``--minutes`` bounds the run on this 2-core machine. Families from seed 10**6 up
 are never trained on: bench/learn/eval_embed.py measures on them.
 """
 
@@ -19,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.learn.art import FACE_IDS, PATCH, family, view
-from bench.learn.training import cosine_decay, export
+from bench.learn.training import cosine_decay, export, weights_from_onnx
 
 VIEWS = 4  # per face per step: 2 for the prototype, 2 queries
 SCALE = 16.0  # cosine similarity -> logits
@@ -73,12 +75,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--patch", type=int, default=PATCH, help="px across the face patch (a multiple of 8)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (1 leaves a core for other work)")
+    parser.add_argument("--start-from", type=Path, help="a trained embedding (ONNX) to train on")
+    parser.add_argument("--margin", type=float, default=0.0, help="cosine similarity a query must lead by")
+    parser.add_argument("--lr", type=float, default=2e-3, help="the learning rate's peak")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     net = network(args.patch)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    if args.start_from:  # in eval mode throughout: the export fused its batch norms, whose statistics are kept
+        lacking = weights_from_onnx(net, args.start_from)
+        if lacking:
+            raise SystemExit(f"{args.start_from} is not a face embedding: it lacks {', '.join(lacking)}")
+    else:
+        net.train()
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     started, step, losses = time.perf_counter(), 0, []
     budget = args.minutes * 60
     while time.perf_counter() - started < budget:
@@ -89,11 +100,12 @@ def main() -> None:
         protos = F.normalize(emb[:, :2].mean(1), dim=1)
         queries = emb[:, 2:].reshape(-1, emb.shape[-1])
         labels = torch.arange(n).repeat_interleave(VIEWS - 2)
-        loss = F.cross_entropy(SCALE * queries @ protos.T, labels)
+        similarity = queries @ protos.T - args.margin * F.one_hot(labels, n)
+        loss = F.cross_entropy(SCALE * similarity, labels)
         opt.zero_grad()
         loss.backward()
         opt.step()
-        cosine_decay(opt, 2e-3, started, budget)
+        cosine_decay(opt, args.lr, started, budget)
         losses.append(float(loss))
         step += 1
         if step % 100 == 0:

@@ -163,10 +163,10 @@ def test_a_set_saved_is_the_set_loaded(sheet_reader, tmp_path, monkeypatch):
     assert summary["photos_learned"]["skull"] == 3
 
 
-@pytest.mark.parametrize("version", [2, 3])
+@pytest.mark.parametrize("version", [2, 3, 4])
 def test_a_set_enrolled_by_an_older_reader_is_a_one_line_error(sheet_reader, tmp_path, monkeypatch, version):
     """Version 2 sets hold prototypes of faces normalised another way, version 3 of faces cut at the finder's spot
-    (not where the refiner puts them): every similarity would be off."""
+    (not where the refiner puts them), version 4 those of the embedding before: every similarity would be off."""
     monkeypatch.setenv("COMPANION_MODELS", str(tmp_path))
     sheet_reader.save("older")
     path = tmp_path / "dice" / "older" / "set.npz"
@@ -342,7 +342,10 @@ BENCH_DICE = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice"
 
 @pytest.fixture(scope="module")
 def blender_readers() -> dict[str, DiceReader]:
-    return {name: DiceReader.enroll(BENCH_DICE / name / "enroll") for name in ("blender", "blender-diagonal")}
+    return {
+        name: DiceReader.enroll(BENCH_DICE / name / "enroll")
+        for name in ("blender", "blender-diagonal", "blender-framed")
+    }
 
 
 def flags_at_no_die(reading: dict, truth: list[dict]) -> list[dict]:
@@ -429,14 +432,25 @@ def test_an_enrollment_photo_teaches_its_die_not_the_dies_long_shadow():
 
 
 def test_a_die_too_close_to_call_names_the_two_faces_it_could_be(blender_readers):
-    """The Blender art's upper arms are one picture a quarter turn apart: no view from above tells them apart. The
-    reader asks, and says which two faces it is one of (the page offers them first)."""
-    truth = json.loads((BENCH_DICE / "blender" / "scene-00105.json").read_text())["dice"]
-    reading = blender_readers["blender"].read(cv2.imread(str(BENCH_DICE / "blender" / "scene-00105.jpg")))
+    """A die whose nearest face does not lead the next by the bar is asked about, and the reader says which two
+    faces it is one of (the page offers them first)."""
+    truth = json.loads((BENCH_DICE / "blender" / "scene-00106.json").read_text())["dice"]
+    reading = blender_readers["blender"].read(cv2.imread(str(BENCH_DICE / "blender" / "scene-00106.jpg")))
     close = [u for u in reading["unreadable"] if u["why"].endswith("too close to call")]
-    assert close  # two with the shipped networks
+    assert close  # one with the shipped networks: spine or left-thigh
     for flag in close:
         die = next(d for d in truth if on_die(flag["center"], d))
         first, second = flag["could_be"]
         assert die["face"] in (first, second) and flag["why"].startswith(f"{first} or {second}:")
     assert not [u for u in reading["unreadable"] if "could_be" in u and u not in close]
+
+
+def test_faces_of_unseen_art_that_share_a_frame_are_each_read(blender_readers):
+    """The framed art (never trained on): every face a ring and a number, only a small glyph inside told apart.
+    Each level die of this photo is read, right (three were too close to call before the embedding learned to
+    lead by a margin)."""
+    truth = json.loads((BENCH_DICE / "blender-framed" / "scene-01102.json").read_text())["dice"]
+    reading = blender_readers["blender-framed"].read(cv2.imread(str(BENCH_DICE / "blender-framed" / "scene-01102.jpg")))
+    for die in (d for d in truth if not d["cocked"]):
+        read = [d["face"] for d in reading["dice"] if np.hypot(*np.subtract(d["center"], die["center"])) < 20]
+        assert read == [die["face"]], (die["face"], die["center"], read)

@@ -433,8 +433,8 @@ def test_a_page_whose_first_state_request_fails_still_goes_live(server, page, co
 
 
 def test_a_die_too_close_to_call_is_named_from_its_two_faces_first(tmp_path, pin_factory, browser):
-    """A photo of dice whose upper arms are one picture a quarter turn apart: the reader asks which, naming both;
-    the naming sheet offers those two first, marked, and the table's tap names the die."""
+    """A photo with a die too close to call (spine or left thigh): the reader asks which, naming both; the naming
+    sheet offers those two first, marked, and the table's tap names the die."""
     import random
     from pathlib import Path
 
@@ -444,7 +444,7 @@ def test_a_die_too_close_to_call_is_named_from_its_two_faces_first(tmp_path, pin
 
     blender = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice" / "blender"
     settings = config.load()
-    settings["camera"]["folder"] = str(blender / "scene-00105.jpg")
+    settings["camera"]["folder"] = str(blender / "scene-00106.jpg")
     companion = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "inst", rng=random.Random(2))
     companion.referee.reader = DiceReader.enroll(blender / "enroll").read
     try:
