@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.learn.art import FACE_IDS, PATCH, family, view
-from bench.learn.training import cosine_decay, export, weights_from_onnx
+from bench.learn.training import cosine_decay, export, trained_on
 
 VIEWS = 4  # per face per step: 2 for the prototype, 2 queries
 SCALE = 16.0  # cosine similarity -> logits
@@ -84,9 +84,7 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     net = network(args.patch)
     if args.start_from:  # in eval mode throughout: the export fused its batch norms, whose statistics are kept
-        lacking = weights_from_onnx(net, args.start_from)
-        if lacking:
-            raise SystemExit(f"{args.start_from} is not a face embedding: it lacks {', '.join(lacking)}")
+        trained_on(net, args.start_from, "a face embedding")
     else:
         net.train()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.learn.scenes import scene
-from bench.learn.training import arguments, cosine_decay, export, weights_from_onnx
+from bench.learn.training import arguments, cosine_decay, export, trained_on
 from companion.vision.finding import standardise
 from companion.vision.refining import CROP, WINDOW, crop
 
@@ -159,12 +159,7 @@ def main() -> None:
     if args.learn != "all" and not args.start_from:
         raise SystemExit(f"--learn {args.learn} needs --start-from: a head learns alone on a trained refiner only")
     if args.start_from:  # its batch norms' statistics are kept as trained (the export fused them)
-        try:
-            lacking = [name for name in weights_from_onnx(net, args.start_from) if not name.startswith(HEADS["body"])]
-        except (ValueError, RuntimeError) as error:  # RuntimeError: a weight of another shape
-            raise SystemExit(str(error).splitlines()[0]) from None
-        if lacking:
-            raise SystemExit(f"{args.start_from} is not a refiner: it lacks {', '.join(lacking)}")
+        trained_on(net, args.start_from, "a refiner", may_lack=HEADS["body"])
         if args.learn != "all":
             for name, weight in net.named_parameters():
                 weight.requires_grad = name.startswith(HEADS[args.learn])

@@ -55,6 +55,17 @@ def arguments(doc: str, batch: int, pool: int, pool_help: str, extra: tuple[tupl
     return args
 
 
+def trained_on(net, path: Path, what: str, may_lack: str = "") -> None:
+    """Load into ``net`` the weights of ``path`` (weights_from_onnx) to train on; a file that is not ``what`` (nor
+    a file, nor this network's) is a one-line SystemExit. ``may_lack``: a prefix of weights it may lack (a new head)."""
+    try:
+        lacking = [name for name in weights_from_onnx(net, path) if not (may_lack and name.startswith(may_lack))]
+    except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a weight of another shape
+        raise SystemExit(str(error).splitlines()[0]) from None
+    if lacking:
+        raise SystemExit(f"{path} is not {what}: it lacks {', '.join(lacking)}")
+
+
 def weights_from_onnx(net, path: Path) -> list[str]:
     """Load into ``net`` (in eval mode) the weights of its own ONNX export at ``path``, so a shipped network can be
     trained on: named weights by name; a convolution the export fused with its batch norm by the module path in
