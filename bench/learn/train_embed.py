@@ -7,9 +7,10 @@ Each step takes a few whole families (all 18 faces, so mirror pairs and faces sh
 a frame or a number meet in every batch), two views of each face as its prototype and two
 as queries, and minimises the prototypical-network loss (Snell et al. 2017) over cosine
 similarity. The network is small enough for a Pi: three conv blocks, 64 numbers out, unit
-length. ``--margin`` asks each query to lead the other faces by that much cosine similarity (CosFace, Wang
-et al. 2018): the reader reads a face only when it leads the next by 0.1. ``--minutes`` bounds the run on this 2-core machine. Families from seed 10**6 up
-are never trained on: bench/learn/eval_embed.py measures on them.
+length. ``--margin`` asks each query to lead the other faces by that much cosine similarity
+(CosFace, Wang et al. 2018): the reader reads a face only when it leads the next by 0.1.
+``--minutes`` bounds the run on this 2-core machine. Families from seed 10**6 up are never
+trained on: bench/learn/eval_embed.py measures on them.
 """
 
 from __future__ import annotations
@@ -85,8 +86,6 @@ def main() -> None:
     net = network(args.patch)
     if args.start_from:  # in eval mode throughout: the export fused its batch norms, whose statistics are kept
         trained_on(net, args.start_from, "a face embedding")
-    else:
-        net.train()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     started, step, losses = time.perf_counter(), 0, []
     budget = args.minutes * 60
