@@ -345,7 +345,7 @@ BENCH_DICE = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice"
 def blender_readers() -> dict[str, DiceReader]:
     return {
         name: DiceReader.enroll(BENCH_DICE / name / "enroll")
-        for name in ("blender", "blender-diagonal", "blender-framed")
+        for name in ("blender", "blender-diagonal", "blender-framed", "blender-table")
     }
 
 
@@ -394,6 +394,17 @@ def test_a_cocked_die_whose_body_shows_off_the_photos_level_dice_is_flagged_not_
     # (a level die against it may lie within a side of its centre: that one is read)
     assert not [d for d in reading["dice"] if on_die(d["center"], cocked) and d["face"] == face]
     assert [u for u in reading["unreadable"] if on_die(u["center"], cocked) and u["why"].startswith("cocked")]
+
+
+def test_a_level_die_in_a_heap_of_cocked_dice_is_read(blender_readers):
+    """blender-table scene-01501: a right thigh lies level among four cocked dice; the lean judge trained on renders
+    at the table camera's scale reads it (the one before flagged it cocked), and flags the four."""
+    reading, truth = read_bench_photo(blender_readers["blender-table"], "blender-table", "scene-01501")
+    thigh = next(d for d in truth if d["face"] == "right-thigh")
+    assert [d["face"] for d in reading["dice"] if on_die(d["center"], thigh)] == ["right-thigh"]
+    assert sorted(d["face"] for d in reading["dice"]) == sorted(d["face"] for d in truth if not d["cocked"])
+    for cocked in (d for d in truth if d["cocked"]):
+        assert [u for u in reading["unreadable"] if on_die(u["center"], cocked) and u["why"].startswith("cocked")]
 
 
 def test_a_die_the_finder_is_sure_of_but_the_refiner_is_not_is_flagged_not_left_out():
