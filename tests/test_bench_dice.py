@@ -29,3 +29,23 @@ def test_places_with_no_die_are_taken_from_the_whole_of_a_wide_photo():
     bare = [w for _ in range(100) for w, target in examples(photo, [], rng, bare_side=20.0) if target[5] == 0]
     assert len(bare) == 200
     assert 0.3 < np.mean([w.mean() > 100 for w in bare]) < 0.7  # (taken within the first 100 px: none)
+
+
+def test_the_lean_bench_counts_each_true_die_once_by_the_die_found_on_it(tmp_path):
+    """blender scene-00110 as a training render (photo-SEED.jpg and its truth): 13 level dice and 5 not, all found
+    (seeds with no photo are skipped), and its cocked dice called cocked (the reader flags two of them)."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from bench.learn.eval_lean import judged
+
+    bench = Path(__file__).resolve().parents[1] / "bench" / "data" / "dice" / "blender"
+    truth = json.loads((bench / "scene-00110.json").read_text())["dice"]
+    sides = [np.mean([np.hypot(*np.subtract(d["corners"][k], d["corners"][k - 1])) for k in range(4)]) for d in truth]
+    dice = [{"centre": d["center"], "side": float(s), "level": not d["cocked"]} for d, s in zip(truth, sides)]
+    shutil.copy(bench / "scene-00110.jpg", tmp_path / "photo-7.jpg")
+    (tmp_path / "photo-7.json").write_text(json.dumps({"dice": dice}))
+    n = judged(tmp_path, range(6, 9))
+    assert (n["level"], n["level found"], n["tilted"], n["tilted found"]) == (13, 13, 5, 5)
+    assert n["tilted cocked"] >= 2

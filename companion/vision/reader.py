@@ -150,12 +150,7 @@ class DiceReader:
     def read(self, image: np.ndarray) -> dict[str, Any]:
         start = time.perf_counter()
         gray = _grey(image)
-        spots = find_spots(gray, self.die_side, CANDIDATE_PEAK)
-        refined = list(zip(spots, refine(gray, spots, self.die_side)))
-        found = _one_a_die([(spot, face) for spot, face in refined if face.die >= DIE_LIKELY])
-        found_faces = [face for _, face in found]
-        off = off_the_field(found_faces, gray.shape[1], gray.shape[0], LEVEL_LIKELY)
-        is_level = [face.level >= LEVEL_LIKELY and miss <= LEANING for (_, face), miss in zip(found, off)]
+        refined, found, is_level = find_dice(gray, self.die_side)
         level = [die for die, flat in zip(found, is_level) if flat]
         decisions = self.decide_looking_around(gray, [face for _, face in level])
         dice, flags = [], []
@@ -173,7 +168,7 @@ class DiceReader:
         for face in self._not_shadows(gray, cocked, [d["center"] for d in dice]):
             if not _on_a_marker(gray, face.centre, face.side):
                 flags.append(_flag(face.centre, "cocked: re-roll it or lay it flat"))
-        for face in _faint(refined, found_faces):
+        for face in _faint(refined, [face for _, face in found]):
             if not _on_a_marker(gray, face.centre, face.side):
                 flags.append(_flag(face.centre, "a die? too faint to read: light it better"))
         unreadable = [{**flag, "center": _rounded(flag["center"])} for flag in _on_the_mat(gray, flags)]
@@ -267,6 +262,18 @@ def _faint(refined: list[tuple[Spot, Refined]], found: list[Refined]) -> list[Re
         if _apart(face, [*found, *faint]):
             faint.append(face)
     return faint
+
+
+def find_dice(
+    gray: np.ndarray, side: float
+) -> tuple[list[tuple[Spot, Refined]], list[tuple[Spot, Refined]], list[bool]]:
+    """The find, refine and lean stages: every spot the finder found as refined, the dice among them (one a die),
+    and whether each die is level."""
+    spots = find_spots(gray, side, CANDIDATE_PEAK)
+    refined = list(zip(spots, refine(gray, spots, side)))
+    found = _one_a_die([(spot, face) for spot, face in refined if face.die >= DIE_LIKELY])
+    off = off_the_field([face for _, face in found], gray.shape[1], gray.shape[0], LEVEL_LIKELY)
+    return refined, found, [face.level >= LEVEL_LIKELY and miss <= LEANING for (_, face), miss in zip(found, off)]
 
 
 def _one_a_die(found: list[tuple[Spot, Refined]]) -> list[tuple[Spot, Refined]]:
