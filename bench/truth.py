@@ -30,6 +30,12 @@ def at_true_top_faces(reader, image: np.ndarray, truth: list[dict]) -> tuple[int
     return level, right, wrong
 
 
+def true_side(die: dict) -> float:
+    """A die's top-face side in px: the mean of its four edges in the ground truth."""
+    corners = np.array(die["corners"], float)
+    return float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+
+
 def on_die(point, die: dict) -> bool:
     """Whether a flag at ``point`` marks ``die``: it lies within one top-face side of the top face's centre, on
     the die's body (a cocked die's body reaches that far from its top face; its flag goes where it shows most)."""

@@ -39,11 +39,11 @@ def test_the_lean_bench_counts_each_true_die_once_by_the_die_found_on_it(tmp_pat
     from pathlib import Path
 
     from bench.learn.eval_lean import judged
+    from bench.truth import true_side
 
     bench = Path(__file__).resolve().parents[1] / "bench" / "data" / "dice" / "blender"
     truth = json.loads((bench / "scene-00110.json").read_text())["dice"]
-    sides = [np.mean([np.hypot(*np.subtract(d["corners"][k], d["corners"][k - 1])) for k in range(4)]) for d in truth]
-    dice = [{"centre": d["center"], "side": float(s), "level": not d["cocked"]} for d, s in zip(truth, sides)]
+    dice = [{"centre": d["center"], "side": true_side(d), "level": not d["cocked"]} for d in truth]
     shutil.copy(bench / "scene-00110.jpg", tmp_path / "photo-7.jpg")
     (tmp_path / "photo-7.json").write_text(json.dumps({"dice": dice}))
     n = judged(tmp_path, range(6, 9))
