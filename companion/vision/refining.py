@@ -59,18 +59,26 @@ def crop(
 
 
 def refine(gray: np.ndarray, spots: list[Spot], side: float) -> list[Refined]:
-    """Each spot's die as the refiner sees it, looked at LOOKS times (each look from where the last put it)."""
+    """Each spot's die as the refiner sees it, looked at LOOKS times (each look from where the last put it), then
+    judged level or not in a window cut where the last look put it (one cut where the finder guessed, a side too
+    big or a fifth of a side off, showed the judge a cocked die's side as the mat round a level one)."""
     dice = [Refined(s.centre, s.turn, side, 1.0, 1.0) for s in spots]
-    for look in range(LOOKS):
-        if not dice:
-            break
-        windows = np.stack([standardise(crop(gray, d.centre, d.turn, d.side)[0]) for d in dice])[:, None]
-        out = run(REFINER, windows)
-        if look == LOOKS - 1:  # the last look's level and body are the die's
-            judged = run(LEAN_JUDGE, windows)
-            out[:, [4, 6, 7]] = judged[:, [4, 6, 7]]
-        dice = [_moved(d, row) for d, row in zip(dice, out)]
-    return dice
+    if not dice:
+        return []
+    for _ in range(LOOKS):
+        dice = [_moved(d, row) for d, row in zip(dice, run(REFINER, _windows(gray, dice)))]
+    return [_judged(d, row) for d, row in zip(dice, run(LEAN_JUDGE, _windows(gray, dice)))]
+
+
+def _windows(gray: np.ndarray, dice: list[Refined]) -> np.ndarray:
+    """The networks' input: each die's window, standardised, as a batch of one-channel images."""
+    return np.stack([standardise(crop(gray, d.centre, d.turn, d.side)[0]) for d in dice])[:, None]
+
+
+def _judged(die: Refined, row: np.ndarray) -> Refined:
+    """``die`` as the lean judge's output ``row`` says: its level likelihood and body; its place, size and turn kept."""
+    judged = _moved(die, row)
+    return die._replace(level=judged.level, body=judged.body)
 
 
 def _moved(die: Refined, row: np.ndarray) -> Refined:

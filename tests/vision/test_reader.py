@@ -342,10 +342,10 @@ BENCH_DICE = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice"
 
 
 @pytest.fixture(scope="module")
-def blender_readers() -> dict[str, DiceReader]:
+def bench_readers() -> dict[str, DiceReader]:
     return {
         name: DiceReader.enroll(BENCH_DICE / name / "enroll")
-        for name in ("blender", "blender-diagonal", "blender-framed", "blender-table")
+        for name in ("dev", "blender", "blender-diagonal", "blender-framed", "blender-table")
     }
 
 
@@ -369,8 +369,8 @@ def flags_at_no_die(reading: dict, truth: list[dict]) -> list[dict]:
         ("blender-diagonal", "scene-01303"),  # the mat's marker: a dark square of light code
     ],
 )
-def test_a_dice_shadow_or_the_mats_marker_is_not_flagged_as_a_die(blender_readers, folder, photo):
-    reading, truth = read_bench_photo(blender_readers[folder], folder, photo)
+def test_a_dice_shadow_or_the_mats_marker_is_not_flagged_as_a_die(bench_readers, folder, photo):
+    reading, truth = read_bench_photo(bench_readers[folder], folder, photo)
     assert flags_at_no_die(reading, truth) == []
     cocked = [d for d in truth if d["cocked"]]
     assert sum(
@@ -388,18 +388,34 @@ def test_a_dice_shadow_or_the_mats_marker_is_not_flagged_as_a_die(blender_reader
         ("scene-00111", "ribcage"),  # 30 degrees: the same
     ],
 )
-def test_a_cocked_die_whose_body_shows_off_the_photos_level_dice_is_flagged_not_read(blender_readers, photo, face):
-    reading, truth = read_bench_photo(blender_readers["blender"], "blender", photo)
+def test_a_cocked_die_whose_body_shows_off_the_photos_level_dice_is_flagged_not_read(bench_readers, photo, face):
+    reading, truth = read_bench_photo(bench_readers["blender"], "blender", photo)
     cocked = next(d for d in truth if d["cocked"] and d["face"] == face)
     # (a level die against it may lie within a side of its centre: that one is read)
     assert not [d for d in reading["dice"] if on_die(d["center"], cocked) and d["face"] == face]
     assert [u for u in reading["unreadable"] if on_die(u["center"], cocked) and u["why"].startswith("cocked")]
 
 
-def test_a_level_die_in_a_heap_of_cocked_dice_is_read(blender_readers):
+@pytest.mark.parametrize(
+    "photo, face",
+    [
+        ("scene-00202", "left-hand"),  # a whole side showing: the judge once saw it in a window cut a side too big
+        ("scene-00203", "gravestone"),
+        ("scene-00209", "left-hand"),
+    ],
+)
+def test_a_die_cocked_on_its_edge_is_flagged_not_read(bench_readers, photo, face):
+    """The lean judge looks at each die in a window cut where the refiner put it, not where the finder guessed."""
+    reading, truth = read_bench_photo(bench_readers["dev"], "dev", photo)
+    cocked = next(d for d in truth if d["cocked"] and d["face"] == face)
+    assert not [d for d in reading["dice"] if on_die(d["center"], cocked)]
+    assert [u for u in reading["unreadable"] if on_die(u["center"], cocked) and u["why"].startswith("cocked")]
+
+
+def test_a_level_die_in_a_heap_of_cocked_dice_is_read(bench_readers):
     """blender-table scene-01501: a right thigh lies level among four cocked dice; the lean judge trained on renders
     at the table camera's scale reads it (the one before flagged it cocked), and flags the four."""
-    reading, truth = read_bench_photo(blender_readers["blender-table"], "blender-table", "scene-01501")
+    reading, truth = read_bench_photo(bench_readers["blender-table"], "blender-table", "scene-01501")
     thigh = next(d for d in truth if d["face"] == "right-thigh")
     assert [d["face"] for d in reading["dice"] if on_die(d["center"], thigh)] == ["right-thigh"]
     assert sorted(d["face"] for d in reading["dice"]) == sorted(d["face"] for d in truth if not d["cocked"])
@@ -414,13 +430,13 @@ def test_a_die_the_finder_is_sure_of_but_the_refiner_is_not_is_flagged_not_left_
     assert faint and all(any(on_die(u["center"], d) for d in truth) for u in faint)
 
 
-def test_an_enrollment_die_the_finder_barely_sees_is_learned_when_the_refiner_sees_it(blender_readers):
+def test_an_enrollment_die_the_finder_barely_sees_is_learned_when_the_refiner_sees_it(bench_readers):
     """Four photos of one die each whose die the finder, at 16 px a die, is under 0.1 sure of, and the refiner,
     closer, calls a die: learned, not left out as "no die found in the photo"."""
-    left_out = " ".join(blender_readers["blender"].left_out)
+    left_out = " ".join(bench_readers["blender"].left_out)
     for photo in ("left-lower-leg/00.jpg", "left-lower-leg/02.jpg", "left-foot/03.jpg", "right-thigh/00.jpg"):
         assert photo not in left_out, left_out
-    assert blender_readers["blender"].photos_learned()["left-lower-leg"] == 4
+    assert bench_readers["blender"].photos_learned()["left-lower-leg"] == 4
 
 
 def test_an_enrollment_photo_teaches_its_die_not_the_dies_long_shadow():
@@ -444,10 +460,10 @@ def test_an_enrollment_photo_teaches_its_die_not_the_dies_long_shadow():
     assert max(off)[0] < 0.3, max(off)
 
 
-def test_a_die_too_close_to_call_names_the_two_faces_it_could_be(blender_readers):
+def test_a_die_too_close_to_call_names_the_two_faces_it_could_be(bench_readers):
     """A die whose nearest face does not lead the next by the bar is asked about, and the reader says which two
     faces it is one of (the page offers them first)."""
-    reading, truth = read_bench_photo(blender_readers["blender"], "blender", "scene-00106")
+    reading, truth = read_bench_photo(bench_readers["blender"], "blender", "scene-00106")
     close = [u for u in reading["unreadable"] if u["why"].endswith("too close to call")]
     assert close  # one with the shipped networks: spine or left-thigh
     for flag in close:
@@ -457,11 +473,11 @@ def test_a_die_too_close_to_call_names_the_two_faces_it_could_be(blender_readers
     assert not [u for u in reading["unreadable"] if "could_be" in u and u not in close]
 
 
-def test_faces_of_unseen_art_that_share_a_frame_are_each_read(blender_readers):
+def test_faces_of_unseen_art_that_share_a_frame_are_each_read(bench_readers):
     """The framed art (never trained on): every face a ring and a number, only a small glyph inside told apart.
     Each level die of this photo is read, right (three were too close to call before the embedding learned to
     lead by a margin)."""
-    reading, truth = read_bench_photo(blender_readers["blender-framed"], "blender-framed", "scene-01102")
+    reading, truth = read_bench_photo(bench_readers["blender-framed"], "blender-framed", "scene-01102")
     for die, readings in zip(truth, matched(truth, reading["dice"])):  # the bench's own matching of readings to dice
         if not die["cocked"]:
             read = [reading["dice"][k]["face"] for k in readings]
