@@ -30,6 +30,7 @@ LEAN_JUDGE = "die-lean.onnx"
 CROP = 40  # px: the window the refiner sees
 WINDOW = 1.75  # the window's side, in guessed die sides: room for a guess a quarter of a side off, and the sides
 LOOKS = 2  # looks a die gets: each from where the one before put it
+QUARTER_BACK = np.array([[0.0, -1.0], [1.0, 0.0]])  # a point in a window turned a quarter, turned back
 
 
 class Refined(NamedTuple):
@@ -67,7 +68,17 @@ def refine(gray: np.ndarray, spots: list[Spot], side: float) -> list[Refined]:
         return []
     for _ in range(LOOKS):
         dice = [_moved(d, row) for d, row in zip(dice, run(REFINER, _windows(gray, dice)))]
-    return [_judged(d, row) for d, row in zip(dice, run(LEAN_JUDGE, _windows(gray, dice)))]
+    return [_judged(d, row) for d, row in zip(dice, judge_lean(_windows(gray, dice)))]
+
+
+def judge_lean(windows: np.ndarray) -> np.ndarray:
+    """The lean judge's outputs for each window, the mean over its four quarter turns (each body turned back): a
+    die's lean does not turn with its window, and four looks are steadier than one (docs/vision.md, session 35)."""
+    views = run(LEAN_JUDGE, np.concatenate([np.rot90(windows, k, axes=(2, 3)) for k in range(4)]))
+    views = views.reshape(4, len(windows), -1)
+    for k in range(1, 4):  # a window turned k quarters shows a body at (x, y) at (y, -x) k times: undo it
+        views[k, :, 6:8] = views[k, :, 6:8] @ np.linalg.matrix_power(QUARTER_BACK, k).T
+    return views.mean(axis=0)
 
 
 def _windows(gray: np.ndarray, dice: list[Refined]) -> np.ndarray:

