@@ -34,7 +34,7 @@ from .embedding import cut_face, embed
 from .finding import ENROLL_PEAK, Spot, find_spots
 from .leaning import off_the_field
 from .model_sets import PHOTO_SUFFIXES, enroll_again, enrollment_photos, load_set, read_photo, save_set
-from .refining import Refined, refine
+from .refining import Refined, judge, refine
 from .teaching_sheet import PLACE_MM, places_in_photo
 
 CANDIDATE_PEAK = 0.1  # the finder's spots this likely are looked at again (the refiner says which are dice)
@@ -273,6 +273,7 @@ def find_dice(
     spots = find_spots(gray, side, CANDIDATE_PEAK)
     refined = list(zip(spots, refine(gray, spots, side)))
     found = _one_a_die([(spot, face) for spot, face in refined if face.die >= DIE_LIKELY])
+    found = list(zip([spot for spot, _ in found], judge(gray, [face for _, face in found])))  # the dice only
     off = off_the_field([face for _, face in found], gray.shape[1], gray.shape[0], LEVEL_LIKELY)
     return refined, found, [face.level >= LEVEL_LIKELY and miss <= LEANING for (_, face), miss in zip(found, off)]
 

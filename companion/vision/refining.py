@@ -60,14 +60,22 @@ def crop(
 
 
 def refine(gray: np.ndarray, spots: list[Spot], side: float) -> list[Refined]:
-    """Each spot's die as the refiner sees it, looked at LOOKS times (each look from where the last put it), then
-    judged level or not in a window cut where the last look put it (one cut where the finder guessed, a side too
-    big or a fifth of a side off, showed the judge a cocked die's side as the mat round a level one)."""
+    """Each spot's die as the refiner sees it, looked at LOOKS times (each look from where the last put it); its
+    level and body are the refiner's own until ``judge`` says them."""
     dice = [Refined(s.centre, s.turn, side, 1.0, 1.0) for s in spots]
     if not dice:
         return []
     for _ in range(LOOKS):
         dice = [_moved(d, row) for d, row in zip(dice, run(REFINER, _windows(gray, dice)))]
+    return dice
+
+
+def judge(gray: np.ndarray, dice: list[Refined]) -> list[Refined]:
+    """``dice`` (refined) with the lean judge's level and body, judged in a window cut where the refiner put each
+    (one cut where the finder guessed, a side too big or a fifth of a side off, showed the judge a cocked die's side
+    as the mat round a level one)."""
+    if not dice:
+        return []
     return [_judged(d, row) for d, row in zip(dice, judge_lean(_windows(gray, dice)))]
 
 
