@@ -66,7 +66,12 @@ VARIANTS = tuple(
     for dx, dy in ((0, 0), (0.04, 0), (-0.04, 0), (0, 0.04), (0, -0.04))
     for dt, s in ((0, 1.0), (4, 0.96), (-4, 1.04))
 )
-LOOK_AROUND = ((0.07, 0.0), (-0.07, 0.0), (0.0, 0.07), (0.0, -0.07))  # a die not clear where it was cut: cut here too
+# a die not clear where it was cut is cut again here (shift as a share of the side, turn in degrees): a little off
+# each way, and at other turns (a dark die on a dark mat shows its print only: its turn is a guess from the print)
+LOOK_AROUND = (
+    *((dx, dy, 0.0) for dx, dy in ((0.07, 0.0), (-0.07, 0.0), (0.0, 0.07), (0.0, -0.07))),
+    *((0.0, 0.0, dt) for dt in (-30.0, -15.0, 15.0, 30.0, 45.0)),
+)
 # older sets are enrolled again: 1, the correlation reader's; 2, faces cut before normalise(); 3, faces cut at the
 # finder's spot, not where the refiner puts them; 4, the embedding before it learned to lead by a margin
 SET_VERSION = 5
@@ -169,7 +174,7 @@ class DiceReader:
         for face in self._not_shadows(gray, cocked, [d["center"] for d in dice]):
             if not _on_a_marker(gray, face.centre, face.side):
                 flags.append(_flag(face.centre, "cocked: re-roll it or lay it flat"))
-        for face in _faint(refined, [face for _, face in found]):
+        for face in self._faint(gray, refined, [face for _, face in found]):
             if not _on_a_marker(gray, face.centre, face.side):
                 flags.append(_flag(face.centre, "a die? too faint to read: light it better"))
         unreadable = [{**flag, "center": _rounded(flag["center"])} for flag in _on_the_mat(gray, flags)]
@@ -184,15 +189,29 @@ class DiceReader:
         steepest = float(np.median([_steepest(gray, (x, y), self.die_side) for x, y in read]))
         return [f for f in cocked if _steepest(gray, f.centre, self.die_side) >= SHADOW_EDGES * steepest]
 
+    def _faint(self, gray: np.ndarray, refined: list[tuple[Spot, Refined]], found: list[Refined]) -> list[Refined]:
+        """Spots the refiner calls no die, away from every die found, that the finder is sure of (FLAG_PEAK) or whose
+        face is like one of the set's: the networks disagree (a dark die on a dark mat in dim light shows little but
+        its print), so the table is asked rather than the die left out of the score without a word."""
+        doubted = [(spot, face) for spot, face in refined if face.die < DIE_LIKELY and _apart(face, found)]
+        decisions = self.decide(embed(cut_face(gray, face.centre, face.turn, face.side) for _, face in doubted))
+        faint: list[Refined] = []
+        for (spot, face), decision in zip(doubted, decisions):
+            if spot.likelihood < FLAG_PEAK and decision.similarity < MIN_SIMILARITY:
+                continue
+            if _apart(face, faint):
+                faint.append(face)
+        return faint
+
     def decide_looking_around(self, gray: np.ndarray, faces: list[Refined]) -> list[Decision]:
-        """Each die's decision where its face is; a die not clear there is cut again a little off it each way
-        and decided where its face looks most like a face."""
+        """Each die's decision where its face is; a die not clear there is cut again a little off it each way and
+        at other turns, and decided where its face looks most like a face."""
         decisions = self.decide(embed(cut_face(gray, f.centre, f.turn, f.side) for f in faces))
         unclear = [k for k, d in enumerate(decisions) if not d.clear]
         cuts = [
-            cut_face(gray, (f.centre[0] + dx * f.side, f.centre[1] + dy * f.side), f.turn, f.side)
+            cut_face(gray, (f.centre[0] + dx * f.side, f.centre[1] + dy * f.side), f.turn + dt, f.side)
             for f in (faces[k] for k in unclear)
-            for dx, dy in LOOK_AROUND
+            for dx, dy, dt in LOOK_AROUND
         ]
         others = self.decide(embed(cuts))
         for n, k in enumerate(unclear):
@@ -250,19 +269,6 @@ def _on_the_mat(gray: np.ndarray, flags: list[dict[str, Any]]) -> list[dict[str,
     )
     outline = cv2.convexHull(corners)
     return [f for f in flags if cv2.pointPolygonTest(outline, tuple(map(float, f["center"])), True) >= -margin]
-
-
-def _faint(refined: list[tuple[Spot, Refined]], found: list[Refined]) -> list[Refined]:
-    """Spots the finder is sure of (FLAG_PEAK) that the refiner calls no die, away from every die found: the two
-    networks disagree (a dark die on a dark mat in dim light shows little but its print), so the table is asked
-    rather than the die left out of the score without a word."""
-    faint: list[Refined] = []
-    for spot, face in refined:
-        if face.die >= DIE_LIKELY or spot.likelihood < FLAG_PEAK:
-            continue
-        if _apart(face, [*found, *faint]):
-            faint.append(face)
-    return faint
 
 
 def find_dice(

@@ -447,11 +447,22 @@ def test_the_lean_judge_at_four_quarter_turns_tells_these_apart(bench_readers, f
     assert (read, bool(flagged)) == (([], True) if cocked else ([face], False))
 
 
-def test_a_die_the_finder_is_sure_of_but_the_refiner_is_not_is_flagged_not_left_out():
+def test_a_die_the_finder_is_sure_of_but_the_refiner_is_not_is_flagged_not_left_out(bench_readers):
     # dev's darkest photo: black dice on a black mat in dim light, only their print shows
-    reading, truth = read_bench_photo(DiceReader.enroll(BENCH_DICE / "dev" / "enroll"), "dev", "scene-00208")
+    reading, truth = read_bench_photo(bench_readers["dev"], "dev", "scene-00208")
     faint = [u for u in reading["unreadable"] if u["why"].startswith("a die? too faint")]
     assert faint and all(any(on_die(u["center"], d) for d in truth) for u in faint)
+
+
+@pytest.mark.parametrize("face, centre", [("right-upper-arm", (1483, 266)), ("right-forearm", (1687, 625))])
+def test_a_die_the_refiner_doubts_whose_face_is_the_sets_is_flagged_not_left_out(bench_readers, face, centre):
+    """dev scene-00208: the finder is unsure of these two (0.35-0.45) and the refiner calls them no die, but the face
+    cut there is like one of the set's: the table is asked, not the die left out of the score without a word."""
+    reading, truth = read_bench_photo(bench_readers["dev"], "dev", "scene-00208")
+    die = next(d for d in truth if d["face"] == face and np.hypot(*np.subtract(d["center"], centre)) < 5)
+    assert [u["why"] for u in reading["unreadable"] if on_die(u["center"], die)] == [
+        "a die? too faint to read: light it better"
+    ]
 
 
 def test_an_enrollment_die_the_finder_barely_sees_is_learned_when_the_refiner_sees_it(bench_readers):
@@ -487,9 +498,9 @@ def test_an_enrollment_photo_teaches_its_die_not_the_dies_long_shadow():
 def test_a_die_too_close_to_call_names_the_two_faces_it_could_be(bench_readers):
     """A die whose nearest face does not lead the next by the bar is asked about, and the reader says which two
     faces it is one of (the page offers them first)."""
-    reading, truth = read_bench_photo(bench_readers["blender"], "blender", "scene-00106")
+    reading, truth = read_bench_photo(bench_readers["blender-table"], "blender-table", "scene-01502")
     close = [u for u in reading["unreadable"] if u["why"].endswith("too close to call")]
-    assert close  # one with the shipped networks: spine or left-thigh
+    assert close  # one with the shipped networks: right-lower-leg or right-thigh
     for flag in close:
         die = next(d for d in truth if on_die(flag["center"], d))
         first, second = flag["could_be"]
@@ -506,3 +517,15 @@ def test_faces_of_unseen_art_that_share_a_frame_are_each_read(bench_readers):
         if not die["cocked"]:
             read = [reading["dice"][k]["face"] for k in readings]
             assert read == [die["face"]], (die["face"], die["center"], read)
+
+
+@pytest.mark.parametrize(
+    "face, centre",
+    [("skull", (1116, 929)), ("right-foot", (1432, 918)), ("left-hand", (1908, 402))],
+)
+def test_a_dark_die_whose_body_does_not_show_is_read_at_its_prints_turn(bench_readers, face, centre):
+    """dev scene-00208: black dice on a dark mat in dim, noisy light show only their print, and the finder's guess
+    at their turn was 26-46 degrees off: the face cut there was like no face, or the wrong one."""
+    reading, truth = read_bench_photo(bench_readers["dev"], "dev", "scene-00208")
+    die = next(d for d in truth if d["face"] == face and np.hypot(*np.subtract(d["center"], centre)) < 5)
+    assert [d["face"] for d in reading["dice"] if on_die(d["center"], die)] == [face]
