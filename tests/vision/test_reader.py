@@ -226,10 +226,12 @@ def test_cli_read_and_annotate(run_cli, cli_set, tmp_path):
     assert cv2.imread(str(tmp_path / "out.png")).shape == (1296, 2304, 3)
 
 
-def test_cli_enrolls_from_teaching_sheet_photos(run_cli, sheet_photos):
+def test_cli_enrolls_from_teaching_sheet_photos(run_cli, sheet_photos, tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))  # not the shipped models folder
     done = run_cli("dice", "enroll", str(sheet_photos), "--set", "taught")
     assert done.returncode == 0, done.stderr
     assert "enrolled 18 faces" in done.stdout and done.stderr == ""
+    assert (tmp_path / "models" / "dice" / "taught" / "set.npz").is_file()
 
 
 def test_a_photo_too_small_to_hold_a_die_is_a_one_line_error_not_a_crash(run_cli, cli_set, tmp_path):
