@@ -46,7 +46,11 @@ LEANING = 0.15  # sides a body lies off the field: cocked (a 17-degree lean; 0.9
 MIN_PHOTO = 16  # px: a photo narrower than this cannot hold a die
 MIN_MARGIN = 0.1  # cosine similarity the nearest face must lead the next by to be read
 MIN_SIMILARITY = 0.65  # nearest face less similar: no face of this set (dice read 0.69+, a busy cloth 0.50-0.61)
-FLAG_PEAK = 0.5  # a spot whose face is like none of the set's is flagged only if the finder is this sure of it
+FLAG_PEAK = 0.5  # a spot whose face is like none of the set's is flagged only if the finder is this sure of it ...
+# ... and its face is at least this like one (a cocked die's top face, tilted, 0.41 and up on the bench, most 0.6 and
+# up; a busy cloth's squiggles taken for dice 0.17-0.60, most under it)
+FAINTLY_LIKE = 0.45
+LEANS_ON = 1.5  # sides: a cocked die this near a die read may lean on it (most cocked dice lie against another)
 SHADOW_EDGES = 0.35  # a "cocked die" whose edges are less steep than this share of the read dice's is a die's
 # shadow, no die (flags at dice measured 0.55+ of their photo's read dice, at shadows 0.16-0.21)
 EDGE_REACH = 0.6  # die sides each way round a spot its steepest edges are measured in
@@ -165,13 +169,14 @@ class DiceReader:
                 dice.append(_die_read(decision, _rounded(face.centre)))
             elif decision.similarity < MIN_SIMILARITY:
                 # fainter, and like no face: a mat's corner or print, not a die
-                if spot.likelihood >= FLAG_PEAK and not _on_a_marker(gray, face.centre, face.side):
+                if _worth_asking(spot, decision) and not _on_a_marker(gray, face.centre, face.side):
                     flags.append(_flag(face.centre, "a die? its face is like none of the set's"))
             else:
                 why = f"{decision.face} or {decision.runner_up}: too close to call"
                 flags.append(_flag(face.centre, why, could_be=[decision.face, decision.runner_up]))
-        cocked = [face for (_, face), flat in zip(found, is_level) if not flat]
-        for face in self._not_shadows(gray, cocked, [d["center"] for d in dice]):
+        read = [d["center"] for d in dice]
+        cocked = self._like_the_sets(gray, [die for die, flat in zip(found, is_level) if not flat], read)
+        for face in self._not_shadows(gray, cocked, read):
             if not _on_a_marker(gray, face.centre, face.side):
                 flags.append(_flag(face.centre, "cocked: re-roll it or lay it flat"))
         for face in self._faint(gray, refined, [face for _, face in found]):
@@ -180,6 +185,22 @@ class DiceReader:
         unreadable = [{**flag, "center": _rounded(flag["center"])} for flag in _on_the_mat(gray, flags)]
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
+
+    def _like_the_sets(
+        self, gray: np.ndarray, cocked: list[tuple[Spot, Refined]], read: list[list[float]]
+    ) -> list[Refined]:
+        """The dice judged cocked whose top face, tilted, is still a little like one of the set's (FAINTLY_LIKE), that
+        the finder is sure of (FLAG_PEAK), or that lean on a die read (LEANS_ON; a die under another shows none of its
+        own face): a patterned cloth's squiggles, taken for cocked dice, are none of these."""
+
+        def sure(spot: Spot, face: Refined) -> bool:
+            near = any(np.hypot(face.centre[0] - x, face.centre[1] - y) < LEANS_ON * face.side for x, y in read)
+            return spot.likelihood >= FLAG_PEAK or near
+
+        unsure = [face for spot, face in cocked if not sure(spot, face)]  # only these are embedded: few on a mat
+        decisions = self.decide_looking_around(gray, unsure) if unsure else []
+        like_none = {face for face, decision in zip(unsure, decisions) if decision.similarity < FAINTLY_LIKE}
+        return [face for _, face in cocked if face not in like_none]
 
     def _not_shadows(self, gray: np.ndarray, cocked: list[Refined], read: list[list[float]]) -> list[Refined]:
         """The dice judged cocked that are dice: a die's print and edges are as steep as the read dice's (a die's
@@ -190,16 +211,14 @@ class DiceReader:
         return [f for f in cocked if _steepest(gray, f.centre, self.die_side) >= SHADOW_EDGES * steepest]
 
     def _faint(self, gray: np.ndarray, refined: list[tuple[Spot, Refined]], found: list[Refined]) -> list[Refined]:
-        """Spots the refiner calls no die, away from every die found, that the finder is sure of (FLAG_PEAK) or whose
-        face is like one of the set's: the networks disagree (a dark die on a dark mat in dim light shows little but
-        its print), so the table is asked rather than the die left out of the score without a word."""
+        """Spots the refiner calls no die, away from every die found, worth asking about (the finder sure of them, or
+        their face like one of the set's): the networks disagree (a dark die on a dark mat in dim light shows little
+        but its print), so the table is asked rather than the die left out of the score without a word."""
         doubted = [(spot, face) for spot, face in refined if face.die < DIE_LIKELY and _apart(face, found)]
         decisions = self.decide(embed(cut_face(gray, face.centre, face.turn, face.side) for _, face in doubted))
         faint: list[Refined] = []
         for (spot, face), decision in zip(doubted, decisions):
-            if spot.likelihood < FLAG_PEAK and decision.similarity < MIN_SIMILARITY:
-                continue
-            if _apart(face, faint):
+            if _worth_asking(spot, decision) and _apart(face, faint):
                 faint.append(face)
         return faint
 
@@ -269,6 +288,14 @@ def _on_the_mat(gray: np.ndarray, flags: list[dict[str, Any]]) -> list[dict[str,
     )
     outline = cv2.convexHull(corners)
     return [f for f in flags if cv2.pointPolygonTest(outline, tuple(map(float, f["center"])), True) >= -margin]
+
+
+def _worth_asking(spot: Spot, decision: Decision) -> bool:
+    """Whether a die not read is asked about: its face is like one of the set's, or the finder is sure of it and its
+    face is a little like one (a patterned cloth's squiggles, die-sized, are like none)."""
+    return decision.similarity >= MIN_SIMILARITY or (
+        spot.likelihood >= FLAG_PEAK and decision.similarity >= FAINTLY_LIKE
+    )
 
 
 def find_dice(

@@ -141,6 +141,23 @@ def test_a_busy_tablecloth_is_not_flagged_beyond_the_mats_margin(sheet_reader):
     assert all(distance >= -0.51 for distance in stray), stray  # (centres are reported to 0.1 px)
 
 
+def test_a_busy_tablecloth_with_the_mats_markers_unseen_is_seldom_flagged(sheet_reader):
+    """No marker seen, so no mat to keep the flags to: the squiggles the networks take for dice (cocked, too faint)
+    are asked about only if their face is a little like one of the set's. In these four photos 138 flags lay at no
+    die before, 21 since; the cocked dice are flagged as they were (6 of 7)."""
+    stray, cocked_flagged = 0, 0
+    for seed in range(5000, 5004):
+        photo, truth = render_scene(
+            seed, style=0, colouring="black", height_cm=set_camera_height(SEED), table="contours", markers=False
+        )
+        reading = sheet_reader.read(photo)
+        stray += len(flags_at_no_die(reading, truth["dice"]))
+        cocked_flagged += sum(
+            any(on_die(u["center"], d) for u in reading["unreadable"]) for d in truth["dice"] if d["cocked"]
+        )
+    assert stray <= 30 and cocked_flagged >= 6, (stray, cocked_flagged)
+
+
 def test_an_empty_mat_reads_nothing(sheet_reader):
     photo, _ = render_scene(SEED + 20, n_dice=0, style=0, height_cm=set_camera_height(SEED))
     reading = sheet_reader.read(photo)
