@@ -433,8 +433,8 @@ def test_a_page_whose_first_state_request_fails_still_goes_live(server, page, co
 
 
 def test_a_die_too_close_to_call_is_named_from_its_two_faces_first(tmp_path, pin_factory, browser):
-    """A photo with a die too close to call (spine or left thigh): the reader asks which, naming both; the naming
-    sheet offers those two first, marked, and the table's tap names the die."""
+    """A photo with a die too close to call (right lower leg or right thigh): the reader asks which, naming both;
+    the naming sheet offers those two first, marked, and the table's tap names the die."""
     import random
     from pathlib import Path
 
@@ -442,11 +442,11 @@ def test_a_die_too_close_to_call_is_named_from_its_two_faces_first(tmp_path, pin
     from companion.app import build
     from companion.vision.reader import DiceReader
 
-    blender = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice" / "blender"
+    table = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice" / "blender-table"
     settings = config.load()
-    settings["camera"]["folder"] = str(blender / "scene-00106.jpg")
+    settings["camera"]["folder"] = str(table / "scene-01502.jpg")
     companion = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "inst", rng=random.Random(2))
-    companion.referee.reader = DiceReader.enroll(blender / "enroll").read
+    companion.referee.reader = DiceReader.enroll(table / "enroll").read
     try:
         with kiosk(companion.app, browser, 1920, 1080) as page:
             page.locator("#buttons button[data-button=undertaker]").click()
