@@ -1,6 +1,6 @@
 """How well the reader tells level dice from cocked ones, on Blender training renders it never learned from.
 
-    python -m bench.learn.eval_lean FOLDER --seeds 600000 600039 [--judge CANDIDATE.onnx]
+    python -m bench.learn.eval_lean FOLDER --seeds 600000 600039 [--judge CANDIDATE.onnx [--view SIDES PX]]
 
 FOLDER holds `bench/learn/blender_photos.py`'s photos (photo-SEED.jpg and its truth). On each photo the
 reader's find, refine and lean stages run at the photo's true die size; each true die is the nearest die
@@ -49,20 +49,22 @@ def main() -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--seeds", type=int, nargs=2, default=(600000, 600039), help="first and last, held out")
     parser.add_argument("--judge", type=Path, help="a candidate lean judge (.onnx) next to the shipped one")
+    parser.add_argument("--view", type=float, nargs=2, help="the candidate's window: its side in die sides, and px")
     args = parser.parse_args()
     seeds = range(args.seeds[0], args.seeds[1] + 1)
-    judges = {"refiner alone (baseline)": refining.REFINER, "shipped judge": refining.LEAN_JUDGE}
+    shipped = refining.LEAN_JUDGE, refining.LEAN_VIEW
+    judges = {"refiner alone (baseline)": (refining.REFINER, refining.REFINER_VIEW), "shipped judge": shipped}
     if args.judge:
-        judges["candidate"] = str(args.judge.resolve())
-    shipped = refining.LEAN_JUDGE
-    for label, judge in judges.items():
-        refining.LEAN_JUDGE = judge
+        view = refining.View(args.view[0], int(args.view[1])) if args.view else refining.LEAN_VIEW
+        judges["candidate"] = (str(args.judge.resolve()), view)
+    for label, (judge, view) in judges.items():
+        refining.LEAN_JUDGE, refining.LEAN_VIEW = judge, view
         n = judged(args.folder, seeds)
         print(
             f"{label:25s} level called cocked {n['level cocked']} of {n['level found']} found ({n['level']}); "
             f"not level called cocked {n['tilted cocked']} of {n['tilted found']} found ({n['tilted']})"
         )
-    refining.LEAN_JUDGE = shipped
+    refining.LEAN_JUDGE, refining.LEAN_VIEW = shipped
 
 
 if __name__ == "__main__":

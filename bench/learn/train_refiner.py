@@ -30,7 +30,7 @@ import numpy as np
 from bench.learn.scenes import scene
 from bench.learn.training import arguments, cosine_decay, export, trained_on
 from companion.vision.finding import standardise
-from companion.vision.refining import CROP, WINDOW, crop
+from companion.vision.refining import REFINER_VIEW, View, crop
 
 SCENE = 128  # px: a training photo
 DIE = 32.0  # px: a die's top face in it (give or take 15 %)
@@ -48,7 +48,8 @@ PER_PHOTO = 8  # windows a batch takes from one Blender photo (its dice and plac
 HEADS = {"kind": "heads.2.", "body": "heads.3."}  # the heads --learn can teach alone (size and turn: 0, 1)
 
 
-def network():
+def network(px: int = REFINER_VIEW.px):
+    """The refiner's network for windows ``px`` across."""
     import torch
     import torch.nn as nn
 
@@ -72,12 +73,12 @@ def network():
             )
             self.heat = nn.Conv2d(c, 1, 1)
             self.pooled = nn.Sequential(*conv(c, c, 2), nn.Flatten())
-            width = c * (CROP // 8) ** 2
+            width = c * (px // 8) ** 2
             self.heads = nn.ModuleList(
                 nn.Sequential(nn.Linear(width, 48), nn.LeakyReLU(0.1, inplace=True), nn.Linear(48, n))
                 for n in (1, 1, 2, 2)
             )
-            cells = CROP // 4
+            cells = px // 4
             at = (torch.arange(cells, dtype=torch.float32) + 0.5) / cells * 2 - 1  # cell centres, in half windows
             self.register_buffer("grid", torch.stack([at.repeat(cells), at.repeat_interleave(cells)], dim=1))
 
@@ -90,9 +91,16 @@ def network():
     return Refiner()
 
 
-def examples(photo: np.ndarray, dice: list[dict], rng: np.random.Generator, per_die: int = 3, bare_side: float = DIE):
-    """Windows round the photo's dice as the finder would guess them (and two round no die, ``bare_side`` px across),
-    with their targets: (window, [x, y, log size, turn, level, die, regress?, body x, body y])."""
+def examples(
+    photo: np.ndarray,
+    dice: list[dict],
+    rng: np.random.Generator,
+    per_die: int = 3,
+    bare_side: float = DIE,
+    view: View = REFINER_VIEW,
+):
+    """Windows ``view`` round the photo's dice as the finder would guess them (and two round no die, ``bare_side`` px
+    across), with their targets: (window, [x, y, log size, turn, level, die, regress?, body x, body y])."""
     out = []
     for die in dice:
         if not (0 <= die["centre"][0] < photo.shape[1] and 0 <= die["centre"][1] < photo.shape[0]):
@@ -103,9 +111,9 @@ def examples(photo: np.ndarray, dice: list[dict], rng: np.random.Generator, per_
             guess = (die["centre"][0] + shift[0], die["centre"][1] + shift[1])
             guess_side = side * np.exp(rng.uniform(-SIZE_ERROR, SIZE_ERROR))
             guess_turn = die["turn"] + float(np.clip(rng.normal(0, TURN_ERROR), -TURN_CLIP, TURN_CLIP))
-            window, to_window = crop(photo, guess, guess_turn, guess_side)
+            window, to_window = crop(photo, guess, guess_turn, guess_side, view)
             x, y = to_window(die["centre"])
-            half = CROP / 2
+            half = view.px / 2
             turn = (die["turn"] - guess_turn + 45) % 90 - 45
             level = float(die["level"])
             bx, by = to_window((die["centre"][0] + die["body"][0] * side, die["centre"][1] + die["body"][1] * side))
@@ -116,7 +124,9 @@ def examples(photo: np.ndarray, dice: list[dict], rng: np.random.Generator, per_
     for _ in range(2):  # places with no die: the mat, its print, a die's edge
         p = rng.uniform(0, 1, 2) * (photo.shape[1], photo.shape[0])
         if all(np.hypot(*(p - np.array(d["centre"]))) > 0.8 * d["side"] for d in dice):
-            window, _ = crop(photo, (float(p[0]), float(p[1])), rng.uniform(0, 90), bare_side * rng.uniform(0.8, 1.2))
+            window, _ = crop(
+                photo, (float(p[0]), float(p[1])), rng.uniform(0, 90), bare_side * rng.uniform(0.8, 1.2), view
+            )
             out.append((window, [0, 0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0]))
     return out
 
@@ -149,22 +159,29 @@ def main() -> None:
     peak = ("--lr", {"type": float, "default": 2e-3, "help": "the learning rate's peak"})
     photos = ("--photos", {"type": Path, "help": "Blender's training photos (blender_photos.py), learned beside"})
     share = ("--photo-share", {"type": float, "default": 0.5, "help": "with --photos: of each batch, from them"})
-    extra = (start, learn, peak, photos, share)
+    sides = ("--window", {"type": float, "default": REFINER_VIEW.sides, "help": "the window's side, in die sides"})
+    px = ("--px", {"type": int, "default": REFINER_VIEW.px, "help": "the window's side in px (a multiple of 8)"})
+    extra = (start, learn, peak, photos, share, sides, px)
     args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=extra)
     shot = rendered(args.photos) if args.photos else []
     if args.photos and not shot:
         raise SystemExit(f"{args.photos}: no photo-*.jpg with dice in it")
     rng = np.random.default_rng(args.seed)
-    net = network()
+    view = View(args.window, args.px)
+    net = network(view.px)
     if args.learn != "all" and not args.start_from:
         raise SystemExit(f"--learn {args.learn} needs --start-from: a head learns alone on a trained refiner only")
     if args.start_from:  # its batch norms' statistics are kept as trained (the export fused them)
-        trained_on(net, args.start_from, "a refiner", may_lack=HEADS["body"])
+        # another view's heads (their inputs' size, the centre's grid) start anew: the trunk is the same
+        trained_on(
+            net, args.start_from, "a refiner", may_lack=(HEADS["body"],) if view == REFINER_VIEW else ("heads.", "grid")
+        )
         if args.learn != "all":
             for name, weight in net.named_parameters():
                 weight.requires_grad = name.startswith(HEADS[args.learn])
-    SPREADS = torch.tensor([CENTRE_ERROR / WINDOW * 2, CENTRE_ERROR / WINDOW * 2, SIZE_ERROR / 2, TURN_ERROR / 45])
-    BODY_SPREAD = BODY_ERROR / WINDOW * 2
+    centre_spread = CENTRE_ERROR / view.sides * 2
+    SPREADS = torch.tensor([centre_spread, centre_spread, SIZE_ERROR / 2, TURN_ERROR / 45])
+    BODY_SPREAD = BODY_ERROR / view.sides * 2
     opt = torch.optim.AdamW([w for w in net.parameters() if w.requires_grad], lr=args.lr, weight_decay=1e-4)
     pool: list[tuple[np.ndarray, list[dict]]] = []
     started, step, losses = time.perf_counter(), 0, []
@@ -184,11 +201,11 @@ def main() -> None:
             batch = []
             while len(batch) < args.batch * args.photo_share and shot:
                 photo, dice, side = shot[int(rng.integers(len(shot)))]
-                windows = examples(photo, dice, rng, per_die=1, bare_side=side)
+                windows = examples(photo, dice, rng, per_die=1, bare_side=side, view=view)
                 batch += [windows[k] for k in rng.permutation(len(windows))[:PER_PHOTO]]
             while len(batch) < args.batch:
                 photo, dice = pool[int(rng.integers(len(pool)))]
-                batch += examples(photo, dice, rng, per_die=1)
+                batch += examples(photo, dice, rng, per_die=1, view=view)
             batch = batch[: args.batch]
             x = torch.from_numpy(np.stack([standardise(w) for w, _ in batch])[:, None])
             t = torch.from_numpy(np.array([target for _, target in batch], np.float32))
@@ -217,9 +234,9 @@ def main() -> None:
                     flush=True,
                 )
             if step % 2000 == 0:  # a checkpoint to look at while training goes on
-                export(net, args.out, CROP, NAMES)
+                export(net, args.out, view.px, NAMES)
                 net.train(not args.start_from)
-    export(net, args.out, CROP, NAMES)
+    export(net, args.out, view.px, NAMES)
     print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
 
 

@@ -55,11 +55,12 @@ def arguments(doc: str, batch: int, pool: int, pool_help: str, extra: tuple[tupl
     return args
 
 
-def trained_on(net, path: Path, what: str, may_lack: str = "") -> None:
+def trained_on(net, path: Path, what: str, may_lack: tuple[str, ...] = ()) -> None:
     """Load into ``net`` the weights of ``path`` (weights_from_onnx) to train on; a file that is not ``what`` (nor
-    a file, nor this network's) is a one-line SystemExit. ``may_lack``: a prefix of weights it may lack (a new head)."""
+    a file, nor this network's) is a one-line SystemExit. ``may_lack``: prefixes of weights it may lack or hold in
+    another shape (a new head; a head over a bigger window)."""
     try:
-        lacking = [name for name in weights_from_onnx(net, path) if not (may_lack and name.startswith(may_lack))]
+        lacking = [name for name in weights_from_onnx(net, path) if not name.startswith(may_lack)]
     except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a weight of another shape
         raise SystemExit(str(error).splitlines()[0]) from None
     if lacking:
@@ -70,7 +71,8 @@ def weights_from_onnx(net, path: Path) -> list[str]:
     """Load into ``net`` (in eval mode) the weights of its own ONNX export at ``path``, so a shipped network can be
     trained on: named weights by name; a convolution the export fused with its batch norm by the module path in
     its node's name, its bias then carried by the batch norm after it (mean 0, spread 1, scale 1). Returns the
-    names of ``net``'s weights the file did not hold (a head it lacks); ValueError if it is another network's."""
+    names of ``net``'s weights the file did not hold (a head it lacks) or held in another shape; ValueError if it is
+    another network's."""
     import onnx
     import torch
     from onnx import numpy_helper
@@ -78,7 +80,7 @@ def weights_from_onnx(net, path: Path) -> list[str]:
     graph = onnx.load(str(path)).graph
     stored = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
     state, modules = net.state_dict(), dict(net.named_modules())
-    loaded = {name: value for name, value in stored.items() if name in state}
+    loaded = {name: value for name, value in stored.items() if name in state and value.shape == state[name].shape}
     for node in graph.node:
         if node.op_type != "Conv" or node.input[1] in state:
             continue

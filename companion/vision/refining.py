@@ -27,8 +27,18 @@ REFINER = "die-refiner.onnx"
 # (models/networks/README.md); its place, size, turn and die are not used (the faces are cut, and the sets
 # enrolled, where the refiner puts them)
 LEAN_JUDGE = "die-lean.onnx"
-CROP = 40  # px: the window the refiner sees
-WINDOW = 1.75  # the window's side, in guessed die sides: room for a guess a quarter of a side off, and the sides
+
+
+class View(NamedTuple):
+    """What a network is shown round a die: a square ``sides`` die sides across, at ``px`` pixels."""
+
+    sides: float
+    px: int
+
+
+# the refiner's: room for a guess a quarter of a side off, and the die's sides
+REFINER_VIEW = View(1.75, 40)
+LEAN_VIEW = View(1.75, 40)  # the lean judge's
 LOOKS = 2  # looks a die gets: each from where the one before put it
 QUARTER_BACK = np.array([[0.0, -1.0], [1.0, 0.0]])  # a point in a window turned a quarter, turned back
 
@@ -46,17 +56,17 @@ class Refined(NamedTuple):
 
 
 def crop(
-    gray: np.ndarray, centre: tuple[float, float], turn: float, side: float
+    gray: np.ndarray, centre: tuple[float, float], turn: float, side: float, view: View = REFINER_VIEW
 ) -> tuple[np.ndarray, Callable[[tuple[float, float]], tuple[float, float]]]:
-    """The refiner's window round a die guessed at ``centre``, ``turn`` and ``side``, and the map from photo
+    """The window ``view`` round a die guessed at ``centre``, ``turn`` and ``side``, and the map from photo
     coordinates to the window's."""
-    warp = square_warp(centre, turn, WINDOW * side, CROP)
+    warp = square_warp(centre, turn, view.sides * side, view.px)
 
     def to_window(point: tuple[float, float]) -> tuple[float, float]:
         x, y = warp @ np.array([point[0] - 0.5, point[1] - 0.5, 1.0]) + 0.5  # (pixel k's centre at k + 0.5)
         return float(x), float(y)
 
-    return cut_square(gray, centre, turn, WINDOW * side, CROP), to_window
+    return cut_square(gray, centre, turn, view.sides * side, view.px), to_window
 
 
 def refine(gray: np.ndarray, spots: list[Spot], side: float) -> list[Refined]:
@@ -66,7 +76,7 @@ def refine(gray: np.ndarray, spots: list[Spot], side: float) -> list[Refined]:
     if not dice:
         return []
     for _ in range(LOOKS):
-        dice = [_moved(d, row) for d, row in zip(dice, run(REFINER, _windows(gray, dice)))]
+        dice = [_moved(d, row, REFINER_VIEW) for d, row in zip(dice, run(REFINER, _windows(gray, dice, REFINER_VIEW)))]
     return dice
 
 
@@ -76,7 +86,7 @@ def judge(gray: np.ndarray, dice: list[Refined]) -> list[Refined]:
     as the mat round a level one)."""
     if not dice:
         return []
-    return [_judged(d, row) for d, row in zip(dice, judge_lean(_windows(gray, dice)))]
+    return [_judged(d, row) for d, row in zip(dice, judge_lean(_windows(gray, dice, LEAN_VIEW)))]
 
 
 def judge_lean(windows: np.ndarray) -> np.ndarray:
@@ -89,21 +99,21 @@ def judge_lean(windows: np.ndarray) -> np.ndarray:
     return views.mean(axis=0)
 
 
-def _windows(gray: np.ndarray, dice: list[Refined]) -> np.ndarray:
-    """The networks' input: each die's window, standardised, as a batch of one-channel images."""
-    return np.stack([standardise(crop(gray, d.centre, d.turn, d.side)[0]) for d in dice])[:, None]
+def _windows(gray: np.ndarray, dice: list[Refined], view: View) -> np.ndarray:
+    """A network's input: each die's window ``view``, standardised, as a batch of one-channel images."""
+    return np.stack([standardise(crop(gray, d.centre, d.turn, d.side, view)[0]) for d in dice])[:, None]
 
 
 def _judged(die: Refined, row: np.ndarray) -> Refined:
     """``die`` as the lean judge's output ``row`` says: its level likelihood and body; its place, size and turn kept."""
-    judged = _moved(die, row)
+    judged = _moved(die, row, LEAN_VIEW)
     return die._replace(level=judged.level, body=judged.body)
 
 
-def _moved(die: Refined, row: np.ndarray) -> Refined:
-    """``die`` moved as the refiner's output ``row`` says."""
-    half = CROP / 2
-    warp = square_warp(die.centre, die.turn, WINDOW * die.side, CROP)
+def _moved(die: Refined, row: np.ndarray, view: View) -> Refined:
+    """``die`` moved as the output ``row`` of a network shown ``view`` says."""
+    half = view.px / 2
+    warp = square_warp(die.centre, die.turn, view.sides * die.side, view.px)
     back = cv2.invertAffineTransform(warp)
     x, y = back @ np.array([row[0] * half + half - 0.5, row[1] * half + half - 0.5, 1.0]) + 0.5
     side = die.side * float(np.exp(np.clip(row[2], -0.5, 0.5)))
