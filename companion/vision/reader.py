@@ -194,8 +194,7 @@ class DiceReader:
         own face): a patterned cloth's squiggles, taken for cocked dice, are none of these."""
 
         def sure(spot: Spot, face: Refined) -> bool:
-            near = any(np.hypot(face.centre[0] - x, face.centre[1] - y) < LEANS_ON * face.side for x, y in read)
-            return spot.likelihood >= FLAG_PEAK or near
+            return spot.likelihood >= FLAG_PEAK or _within(face.centre, LEANS_ON * face.side, read)
 
         unsure = [face for spot, face in cocked if not sure(spot, face)]  # only these are embedded: few on a mat
         decisions = self.decide_looking_around(gray, unsure) if unsure else []
@@ -323,8 +322,12 @@ def _one_a_die(found: list[tuple[Spot, Refined]]) -> list[tuple[Spot, Refined]]:
 
 def _apart(face: Refined, others: list[Refined]) -> bool:
     """Whether ``face``'s centre lies at least SAME_DIE of its side from every other's: not one of them."""
-    (x, y), side = face.centre, face.side
-    return all(np.hypot(x - other.centre[0], y - other.centre[1]) >= SAME_DIE * side for other in others)
+    return not _within(face.centre, SAME_DIE * face.side, [other.centre for other in others])
+
+
+def _within(centre: tuple[float, float], reach: float, places) -> bool:
+    """Whether any of ``places`` (x, y pairs) lies closer than ``reach`` px to ``centre``."""
+    return any(np.hypot(centre[0] - x, centre[1] - y) < reach for x, y in places)
 
 
 def _prototypes(gray: np.ndarray, face: Refined) -> list[np.ndarray]:
