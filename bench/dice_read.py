@@ -32,7 +32,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bench.common import pin_one_core, time_ms  # noqa: E402  (before numpy: it sets one BLAS thread)
-from bench.truth import at_true_top_faces, on_die  # noqa: E402
+from bench.truth import at_true_top_faces, on_die, true_turn  # noqa: E402
 from companion.vision import networks  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "dice"
@@ -60,10 +60,7 @@ def at_true_tops_learned(reader, image: np.ndarray, truth: list[dict]) -> int:
 
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     level = [d for d in truth if not d["cocked"]]
-    turns = [np.degrees(np.arctan2(*np.subtract(d["corners"][1], d["corners"][0])[::-1])) for d in level]
-    decisions = reader.decide(
-        embed(cut_face(gray, tuple(d["center"]), t, reader.die_side) for d, t in zip(level, turns))
-    )
+    decisions = reader.decide(embed(cut_face(gray, tuple(d["center"]), true_turn(d), reader.die_side) for d in level))
     return sum(dec.clear and dec.face == d["face"] for dec, d in zip(decisions, level))
 
 

@@ -18,8 +18,7 @@ def at_true_top_faces(reader, image: np.ndarray, truth: list[dict]) -> tuple[int
     side = reader._crop_side(gray, find_blobs(image, reader.die_side)[0])
     level = right = wrong = 0
     for die in (d for d in truth if not d["cocked"]):
-        edge = np.subtract(die["corners"][1], die["corners"][0])
-        turn = float(np.degrees(np.arctan2(edge[1], edge[0])))
+        turn = true_turn(die)
         face, score, _, margin, _, _ = reader._classify_near(
             gray, Blob(tuple(die["center"]), (side, side), turn, 0, False), side
         )
@@ -34,6 +33,12 @@ def true_side(die: dict) -> float:
     """A die's top-face side in px: the mean of its four edges in the ground truth."""
     corners = np.array(die["corners"], float)
     return float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+
+
+def true_turn(die: dict) -> float:
+    """A die's top-face turn in degrees: its first edge's direction in the ground truth."""
+    edge = np.subtract(die["corners"][1], die["corners"][0])
+    return float(np.degrees(np.arctan2(edge[1], edge[0])))
 
 
 def on_die(point, die: dict) -> bool:

@@ -5,9 +5,11 @@ cannot tell a die's size (one size a set; a die near the photo's edge or on a he
 smaller). A face cut a little off loses the edge of its print, and faces that differ only in a
 small glyph inside a ring they all share are then told apart by chance. The refiner network
 (bench/learn/train_refiner.py) looks at a window round the finder's guess, the die 23 px across, and
-says where the top face's centre is, its size and turn, how likely a die, and a level die, lie
-there (the reader trusts it over the finder on both), and where the die's body shows beyond its
-top (the reader compares that across the photo's dice: a cocked die's is its own).
+says where the top face's centre is, its size and turn, and how likely a die lies there (the reader
+trusts it over the finder). The lean judge, the same network trained on Blender's rendered dice as
+well, looks at each die where the refiner put it and says how likely it lies level, and where its
+body shows beyond its top (the reader compares that across the photo's dice: a cocked die's is its
+own).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from bench.truth import true_side, true_turn
 from companion.errors import BadInput
 from companion.vision.annotate import annotate_reading
 from companion.vision.dice import DiceReader
@@ -37,10 +38,10 @@ def blender_reader():
     return DiceReader.enroll(BLENDER / "enroll")
 
 
-def true_side(path):
-    """The median length of the true top faces' edges in a photo (px)."""
+def photo_side(path):
+    """The median true top-face side of a photo's dice (px)."""
     dice = json.loads(Path(path).with_suffix(".json").read_text())["dice"]
-    return float(np.median([np.linalg.norm(np.subtract(d["corners"][1], d["corners"][0])) for d in dice]))
+    return float(np.median([true_side(d) for d in dice]))
 
 
 def near(reading_list, centre):
@@ -119,10 +120,9 @@ def top_faces_missed(folder):
     _, tops = enrolled_tops([(face, grey(image), the_one_die(image, path)) for face, path, image in photos])
     turns, offsets, ratios = [], [], []
     for (_, path, _), top in zip(photos, tops):
-        corners = np.array(json.loads(path.with_suffix(".json").read_text())["corners"])
-        side = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
-        edge = corners[1] - corners[0]
-        turns.append(abs((top.angle - np.degrees(np.arctan2(edge[1], edge[0])) + 45) % 90 - 45))
+        truth = json.loads(path.with_suffix(".json").read_text())
+        corners, side = np.array(truth["corners"]), true_side(truth)
+        turns.append(abs((top.angle - true_turn(truth) + 45) % 90 - 45))
         offsets.append(np.hypot(*np.subtract(top.center, corners.mean(axis=0))) / side)
         ratios.append(top.size[0] / side)
     resized = np.abs(np.log(np.array(ratios) / np.median(ratios))) > np.log(1.12)
@@ -151,7 +151,7 @@ def test_the_die_size_is_found_in_each_photo(blender_reader, scene):
     image = cv2.imread(str(BLENDER / f"{scene}.jpg"))
     blobs, _ = find_blobs(image, blender_reader.die_side)
     found = blender_reader._crop_side(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), blobs)
-    assert 0.85 < found / true_side(BLENDER / f"{scene}.jpg") < 1.15
+    assert 0.85 < found / photo_side(BLENDER / f"{scene}.jpg") < 1.15
 
 
 def named_right_at_true_top_faces(reader, folder):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bench.render.dice_scene import render_scene, set_camera_height
-from bench.truth import true_side
+from bench.truth import true_side, true_turn
 from companion.vision.finding import Spot, standardise
 from companion.vision.refining import crop, judge_lean, refine
 
@@ -22,8 +22,7 @@ def level_dice() -> list[tuple[np.ndarray, dict, float, float]]:
         photo, truth = render_scene(seed, style=style, colouring=colouring, height_cm=set_camera_height(SEED))
         gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
         for die in (d for d in truth["dice"] if not d["cocked"]):
-            edge = np.subtract(die["corners"][1], die["corners"][0])
-            out.append((gray, die, true_side(die), float(np.degrees(np.arctan2(edge[1], edge[0])) % 90)))
+            out.append((gray, die, true_side(die), true_turn(die) % 90))
     return out
 
 
