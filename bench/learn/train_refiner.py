@@ -143,7 +143,8 @@ def rendered(folder: Path) -> list[tuple[np.ndarray, list[dict], float]]:
     for path in sorted(folder.glob("photo-*.jpg")):
         dice = json.loads(path.with_suffix(".json").read_text())["dice"]
         if dice:
-            out.append((cv2.imread(str(path), cv2.IMREAD_GRAYSCALE), dice, float(np.median([d["side"] for d in dice]))))
+            gray = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY)  # as the reader greys a camera's photo
+            out.append((gray, dice, float(np.median([d["side"] for d in dice]))))
     return out
 
 
