@@ -15,7 +15,7 @@ from companion.vision import networks
 from companion.vision.embedding import cut_face
 from companion.vision.finding import FINDER, standardise
 from companion.vision.reader import DiceReader
-from companion.vision.refining import CROP, LEAN_JUDGE, REFINER
+from companion.vision.refining import LEAN_JUDGE, LEAN_VIEW, REFINER, REFINER_VIEW
 
 EMBEDDER = "face-embed.onnx"
 both = pytest.mark.skipif("onnxruntime" not in networks.RUNTIMES, reason="onnxruntime is not installed here")
@@ -52,8 +52,8 @@ def test_every_network_gives_the_same_numbers_under_both_runtimes(photo, monkeyp
     windows = np.stack([standardise(cut_face(gray, c, 0.0, 60.0)) for c in centres])  # any die-sized windows
     batches = {
         FINDER: standardise(small)[None, None],
-        REFINER: np.stack([cv2.resize(w, (CROP, CROP)) for w in windows])[:, None],
-        LEAN_JUDGE: np.stack([cv2.resize(w, (CROP, CROP)) for w in windows])[:, None],
+        REFINER: np.stack([cv2.resize(w, (REFINER_VIEW.px,) * 2) for w in windows])[:, None],
+        LEAN_JUDGE: np.stack([cv2.resize(w, (LEAN_VIEW.px,) * 2) for w in windows])[:, None],
         EMBEDDER: windows[:, None],
     }
     for name, batch in batches.items():
