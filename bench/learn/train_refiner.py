@@ -173,10 +173,9 @@ def main() -> None:
     if args.learn != "all" and not args.start_from:
         raise SystemExit(f"--learn {args.learn} needs --start-from: a head learns alone on a trained refiner only")
     if args.start_from:  # its batch norms' statistics are kept as trained (the export fused them)
-        # another view's heads (their inputs' size, the centre's grid) start anew: the trunk is the same
-        trained_on(
-            net, args.start_from, "a refiner", may_lack=(HEADS["body"],) if view == REFINER_VIEW else ("heads.", "grid")
-        )
+        # at another px the heads' inputs and the centre's grid change shape and start anew; the trunk is the same
+        resized = view.px != REFINER_VIEW.px
+        trained_on(net, args.start_from, "a refiner", may_lack=("heads.", "grid") if resized else (HEADS["body"],))
         if args.learn != "all":
             for name, weight in net.named_parameters():
                 weight.requires_grad = name.startswith(HEADS[args.learn])
