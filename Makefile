@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: run test test-all lint venv bench clean train screenshots
+.PHONY: run test test-all lint venv bench clean train train-pieces screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,13 @@ train: venv
 	$(BIN)/python -m bench.learn.train_finder models/networks/dice-finder.onnx --minutes 45 --threads 1 --pool 10000; \
 	wait
 	$(BIN)/python -m bench.learn.train_refiner models/networks/die-refiner.onnx --minutes 40 --threads 1
+
+## Train the Sepulchre piece finder: 600 boards drawn on both cores (an hour), then 55 minutes' training.
+## Dev only: torch, the `train` extra.
+train-pieces: venv
+	$(BIN)/pip install -q -e '.[train]'
+	$(BIN)/python -m bench.learn.piece_boards build/piece-boards --boards 600 --workers 2
+	$(BIN)/python -m bench.learn.train_piece_finder models/networks/piece-finder.onnx --boards build/piece-boards --minutes 55 --threads 2
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

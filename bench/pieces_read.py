@@ -25,12 +25,14 @@ import numpy as np  # noqa: E402
 from bench.common import pin_one_core  # noqa: E402  (before numpy: it sets one BLAS thread)
 
 DATA = Path(__file__).resolve().parent / "data" / "pieces"
+SETS = ("dev", "heldout", "tilted", "touching", "printed", "printed-white", "printed-night")
 
 
-def evaluate(folder: Path, flat: bool = True, frames: bool = False) -> dict:
+def evaluate(folder: Path, flat: bool = True, frames: bool = False, finder: bool = True) -> dict:
     """``flat``: a set whose graves.json is in board form is read on the board warped flat (its markers); else each
     photo is read as it is, with its graves in that photo's pixels (the truth's ``graves_in_photo``). ``frames``:
-    enrolled from the table camera's whole frames (enroll-frames/, each warped flat) instead of cut-out photos."""
+    enrolled from the table camera's whole frames (enroll-frames/, each warped flat) instead of cut-out photos.
+    ``finder``: False, the outlines alone (blobs they cannot read are not shown to the piece finder)."""
     from companion.vision.board import Board
     from companion.vision.pieces import PIECE_TYPES, PieceReader, ToRead, grave_of, graves_to_read, load_graves, shapes
 
@@ -54,7 +56,7 @@ def evaluate(folder: Path, flat: bool = True, frames: bool = False) -> dict:
         else:
             seen = graves_to_read(spec, image)  # a board-form map: the board warped flat (timed too)
         image, graves, scale = seen.image, seen.graves, seen.scale
-        reading = reader.read(*seen)
+        reading = reader.read(*seen, finder=finder)
         times.append((time.perf_counter() - start) * 1000)
         base = {g: {t: 0 for t in PIECE_TYPES} for g in graves}
         for shape in shapes(image, reader.light, scale=scale):
@@ -110,18 +112,20 @@ def main() -> None:
         "--fresh", type=int, default=0, help="also render this many new boards (not in the repo) and read them"
     )
     parser.add_argument("--seed", type=int, default=8000, help="seed of the fresh boards")
+    parser.add_argument("--touching", type=int, default=0, help="fresh boards: pieces laid against another")
+    parser.add_argument("--printed", help="fresh boards: die-cut card pieces in this art style (cream, white, night)")
+    parser.add_argument("--tilt", action="store_true", help="fresh boards: the camera tilted, the board's markers")
+    parser.add_argument("--glare", action="store_true", help="fresh boards: a lamp's highlight on some pieces")
+    parser.add_argument("--sets", nargs="*", help="only these committed sets (default: all)")
     args = parser.parse_args()
     pin_one_core()
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
-    sets = [
-        (name, DATA / name)
-        for name in ("dev", "heldout", "tilted", "touching", "printed", "printed-white", "printed-night")
-    ]
+    sets = [(name, DATA / name) for name in (args.sets if args.sets is not None else SETS)]
     if args.fresh:
         from bench.render.pieces_scene import write_set
 
         fresh = Path(tempfile.mkdtemp()) / "fresh"
-        write_set(fresh, args.fresh, args.seed, 12)
+        write_set(fresh, args.fresh, args.seed, 12, args.tilt, args.touching, args.printed, args.glare)
         sets.append((f"fresh/{args.seed}", fresh))
     from companion.errors import BadInput
 
@@ -141,6 +145,11 @@ def main() -> None:
             f"flags at no piece {r['stray_flags']:.2f} a photo"
         )
         print(f"{'':8s} baseline (nearest enrolled area only): right {r['baseline_right']:.1%}")
+        o = evaluate(folder, finder=False)
+        print(
+            f"{'':8s} the outlines alone (no piece finder): right {o['right']:.1%}, flagged {o['flagged']:.1%}, "
+            f"wrong {o['wrong']:.1%}; {o['ms']:.1f} ms"
+        )
         if "board" in json.loads((folder / "graves.json").read_text()):
             p = evaluate(folder, flat=False)
             print(

@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from bench.learn.scenes import scene
-from bench.learn.training import arguments, cosine_decay, export
+from bench.learn.training import arguments, descend, export, report
 from companion.vision.finding import standardise  # what the finder is fed, as it runs
 
 SIZE = 96  # training crop (working-scale px)
@@ -28,7 +28,9 @@ SPATIAL = {"photo": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h4", 3: "w4"}
 CHANNELS = 6  # level heat, cocked heat, dx, dy, cos 4t, sin 4t
 
 
-def network():
+def network(channels: int = CHANNELS, dilations: tuple[int, ...] = (1, 2, 4, 1)):
+    """Two strided convolutions to a quarter of the photo, then separable ones at ``dilations`` (the context seen
+    grows with them), to ``channels`` maps."""
     import torch.nn as nn
 
     def conv(cin: int, cout: int, stride: int = 1) -> list:
@@ -45,11 +47,8 @@ def network():
     return nn.Sequential(
         *conv(1, 16, 2),
         *conv(16, 32, 2),
-        *separable(32, 1),
-        *separable(32, 2),
-        *separable(32, 4),
-        *separable(32, 1),
-        nn.Conv2d(32, CHANNELS, 1),
+        *(layer for d in dilations for layer in separable(32, d)),
+        nn.Conv2d(32, channels, 1),
     )
 
 
@@ -129,18 +128,9 @@ def main() -> None:
             mask = reg_t[:, 4:5]
             reg_loss = ((out[:, 2:6] - reg_t[:, :4]).abs() * mask).sum() / mask.sum().clamp(min=1)
             loss = focal(out[:, :2], heat_t) + reg_loss
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            cosine_decay(opt, 3e-3, started, budget)
-            losses.append(loss.item())
+            losses.append(descend(opt, loss, 3e-3, started, budget))
             step += 1
-            if step % 200 == 0:
-                print(
-                    f"step {step}: loss {np.mean(losses[-200:]):.3f}, pool {len(pool)} "
-                    f"({time.perf_counter() - started:.0f} s)",
-                    flush=True,
-                )
+            report(step, losses, started, f"pool {len(pool)}")
             if step % 1000 == 0:  # a checkpoint to look at while training goes on
                 export(net, args.out, SIZE, ("photo", "maps"), SPATIAL)
                 net.train()

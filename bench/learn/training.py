@@ -14,6 +14,24 @@ def cosine_decay(opt, peak: float, started: float, budget: float) -> None:
         group["lr"] = peak * 0.5 * (1 + np.cos(np.pi * min(1.0, (time.perf_counter() - started) / budget)))
 
 
+def descend(opt, loss, peak: float, started: float, budget: float) -> float:
+    """One step of ``opt`` down ``loss``, the learning rate then decayed (``cosine_decay``); the loss's value."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    cosine_decay(opt, peak, started, budget)
+    return loss.item()
+
+
+def report(step: int, losses: list[float], started: float, what: str) -> None:
+    """Every 200 steps, the mean loss of the last 200, ``what`` (the data so far) and the time taken."""
+    if step % 200 == 0:
+        print(
+            f"step {step}: loss {np.mean(losses[-200:]):.3f}, {what} ({time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
+
+
 def export(net, out: Path, size: int, names: tuple[str, str], dynamic: dict | None = None) -> None:
     """``net`` as ONNX (opset 13, for OpenCV's DNN module) at ``out``: a (n, 1, size, size) input named ``names[0]``,
     the output ``names[1]``; ``dynamic`` the axes that vary (the batch's alone unless told)."""

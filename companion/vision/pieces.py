@@ -5,7 +5,10 @@ limbs mirrored). Each piece's silhouette is described by mirror- and
 rotation-free shape measures (size, elongation, solidity, Hu moments, holes)
 and named by its nearest enrolled pieces; a blob too far from every enrolled
 piece, or between two types, is reported unreadable ("pieces overlap" when it
-is bigger than any one piece), never guessed.
+is bigger than any one piece), never guessed. Pieces laid against each other make
+one blob: cut where its outline narrows, each side named and confirmed by the
+piece finder (piece_finding.py), or counted as the finder's pieces where it is
+sure of each and they fill the blob.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from ..errors import BadInput
 from .board import Board, marker_centres
 from .edges import slope
 from .model_sets import enrollment_photos, load_set, save_set
+from .piece_finding import OVERLAP, PieceSpot, find_pieces
 
 PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
 WORK = 0.5  # segment at half resolution
@@ -58,6 +62,12 @@ CUT_EDGE = 8.0  # grey levels a half-res px: an outline this steep is cut (piece
 STEEPEST = 98  # ... in its steepest 2 % is light alone (blobs holding a piece: 54+; a piece's outline is ~9 % of it)
 MIN_BLOB = 150  # half-res px: a blob smaller than this is a speck, not (part of) a piece
 CUTS_DEEP = 2  # a blob is cut at most this many times over (three pieces touching in a row)
+FOUND = 0.6  # a blob the outlines cannot read is counted as the finder's pieces when each is this likely ...
+CLEAR = 0.3  # ... its next likeliest type under this, no overlapping pair this likely (PAIR_SEEN) inside it ...
+PAIR_SEEN = 0.3
+FILLED = (0.85, 1.12)  # ... and the blob is as big as they are: between these times their types' enrolled sizes
+MOST_FOUND = 3  # ... and they are this many at most (in a bigger heap, one piece more or less is within the sizes)
+CONFIRMED = 0.5  # a piece the outline cut off a blob is counted when the finder is this sure of its type there
 CUT_SIDE_AREA = 1.12  # a side cut off is one piece, this big at most against its type's largest enrolled (a
 # whole blob may be 1.2: its shadow; a pelvis with a bone's knob left on, 1.2, looked like a skull)
 
@@ -619,10 +629,10 @@ class PieceReader:
         )
 
     def _pieces_in(
-        self, mask: np.ndarray, blob: Shape, graves: dict[str, np.ndarray]
+        self, mask: np.ndarray, blob: Shape, graves: dict[str, np.ndarray], spots: list[PieceSpot] | None
     ) -> list[tuple[Shape, str | None, str | None, str]]:
         """The pieces one blob is, each with its grave (None: outside every grave) and type (None: unreadable,
-        and why)."""
+        and why); ``spots``: the finder's, which must confirm a cut (None: the finder not asked)."""
         kind, why = self.classify(blob)
         grave = grave_of(blob, graves)
         # a blob reaching beyond its grave is judged inside it too: a piece touching the outline is joined to
@@ -633,7 +643,8 @@ class PieceReader:
         if kind is None and named and all(part_kind for _, _, part_kind, _ in named):
             return named  # the pieces, once what they touched beyond their grave is cut off
         if kind is None and not parts and not blob.at_border and (cut := self._cut_where_touching(mask, blob)):
-            return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in cut]
+            if spots is None or _confirmed(cut, spots):
+                return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in cut]
         if kind and len(named) == 1 and named[0][2] and named[0][2] != kind:
             kind, why = None, f"{kind} or {named[0][2]}: it touches its grave's outline"
         # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
@@ -642,23 +653,61 @@ class PieceReader:
             why = "half outside the frame"
         return [(blob, grave, kind, why)]
 
+    def _spots(self, gray: np.ndarray) -> list[PieceSpot] | None:
+        """The finder's pieces in a working-scale grey image, its median type's largest enrolled piece the size it
+        learned (None, not asked, for a set saved without sizes)."""
+        if not self.type_area:
+            return None
+        return find_pieces(gray, float(np.median(list(self.type_area.values()))) * WORK**2)
+
+    def _found_in(self, shape: Shape, spots: list[PieceSpot]) -> list[tuple[tuple[float, float], str]]:
+        """The pieces (centre, full-res px, and type) the finder sees in a blob the outlines cannot read, when it is
+        sure of each and the blob is as big as they are together; else none (an overlapping pair among them, a
+        piece it is unsure of, a blob half out of view)."""
+        if shape.contour is None or shape.at_border or not self.type_area or not self.type_min_area:
+            return []
+        inside = _spots_in(shape, spots)
+        kinds = []
+        for spot in inside:
+            first, second = np.sort(spot.heats[:OVERLAP])[::-1][:2]
+            if spot.heats[OVERLAP] >= PAIR_SEEN or first < FOUND or second >= CLEAR:
+                return []
+            kinds.append(PIECE_TYPES[int(np.argmax(spot.heats[:OVERLAP]))])
+        low = FILLED[0] * sum(self.type_min_area[k] for k in kinds)
+        high = FILLED[1] * sum(self.type_area[k] for k in kinds)
+        if not 0 < len(kinds) <= MOST_FOUND or not low <= shape.area <= high:
+            return []
+        return [((x / WORK, y / WORK), kind) for (x, y), kind in zip((s.centre for s in inside), kinds)]
+
     def read(
-        self, image: np.ndarray, graves: dict[str, np.ndarray], scale: float = 1.0, board_edge: bool = False
+        self,
+        image: np.ndarray,
+        graves: dict[str, np.ndarray],
+        scale: float = 1.0,
+        board_edge: bool = False,
+        finder: bool = True,
     ) -> dict[str, Any]:
         """Each grave's pieces; ``scale``: the image's px per px of the graves (and of the centres reported);
         ``board_edge``: the image ends where the board does (warped flat): what is unknown there and outside
-        every grave is the board's margin between a grave and its edge, not a piece cut by the frame."""
+        every grave is the board's margin between a grave and its edge, not a piece cut by the frame;
+        ``finder``: blobs the outlines cannot read are shown to the piece finder (False: the outlines alone)."""
         start = time.perf_counter()
         counts = {name: {t: 0 for t in PIECE_TYPES} for name in graves}
         outside = {t: 0 for t in PIECE_TYPES}
         unreadable = []
         gray = _working_grey(image, scale)
         mask = _mask_of(gray, self.light)
+        spots = self._spots(gray) if finder else None
         for blob in shapes_in_mask(mask):
             if not _has_a_cut_edge(gray, blob.contour):
                 continue  # light on the board, not a piece
-            for shape, grave, kind, why in self._pieces_in(mask, blob, graves):
+            for shape, grave, kind, why in self._pieces_in(mask, blob, graves, spots):
                 if kind is None and board_edge and shape.at_border and grave is None:
+                    continue
+                if kind is None and spots and (found := self._found_in(shape, spots)):
+                    for centre, found_kind in found:
+                        at = _grave_at(centre, graves)
+                        (counts[at] if at is not None else outside)[found_kind] += 1
                     continue
                 if kind is None:
                     for x, y in _flag_places(shape, graves, grave):
@@ -671,6 +720,28 @@ class PieceReader:
             "unreadable": unreadable,
             "ms": round((time.perf_counter() - start) * 1000, 1),
         }
+
+
+def _confirmed(cut: list[tuple[Shape, str]], spots: list[PieceSpot]) -> bool:
+    """Whether the finder is sure of each side of a cut blob's type there, and of nothing else in it: the
+    outline's cut may name a side wrong (an arm cut off a leg with a scrap of it had a leg's size)."""
+    for side, kind in cut:
+        sure = [s for s in _spots_in(side, spots) if s.likelihood >= CONFIRMED]
+        if not sure or any(s.channel != PIECE_TYPES.index(kind) for s in sure):
+            return False
+    return True
+
+
+def _spots_in(shape: Shape, spots: list[PieceSpot]) -> list[PieceSpot]:
+    """The finder's spots within a blob's outline (both in working px)."""
+    if shape.contour is None:
+        return []
+    return [s for s in spots if cv2.pointPolygonTest(shape.contour, s.centre, False) >= 0]
+
+
+def _grave_at(point: tuple[float, float], graves: dict[str, np.ndarray]) -> str | None:
+    """The grave a point (full-res px) is in (None: outside every grave)."""
+    return next((name for name, polygon in graves.items() if cv2.pointPolygonTest(polygon, point, False) >= 0), None)
 
 
 def _flag_places(shape: Shape, graves: dict[str, np.ndarray], own: str | None) -> list[tuple[float, float]]:
@@ -699,9 +770,7 @@ def _grave_on(canvas: np.ndarray, grave: np.ndarray, corner: tuple[int, int]) ->
 
 def grave_of(shape: Shape, graves: dict[str, np.ndarray]) -> str | None:
     """The grave the shape's centre is in (None: outside every grave)."""
-    return next(
-        (name for name, polygon in graves.items() if cv2.pointPolygonTest(polygon, shape.center, False) >= 0), None
-    )
+    return _grave_at(shape.center, graves)
 
 
 def _ranges(values: list[tuple[str, float]]) -> dict[str, tuple[float, float]]:

@@ -14,6 +14,7 @@ from companion.errors import BadInput
 from companion.vision import networks
 from companion.vision.embedding import cut_face
 from companion.vision.finding import FINDER, standardise
+from companion.vision.piece_finding import PIECE_FINDER
 from companion.vision.reader import DiceReader
 from companion.vision.refining import LEAN_JUDGE, LEAN_VIEW, REFINER, REFINER_VIEW
 
@@ -52,6 +53,7 @@ def test_every_network_gives_the_same_numbers_under_both_runtimes(photo, monkeyp
     windows = np.stack([standardise(cut_face(gray, c, 0.0, 60.0)) for c in centres])  # any die-sized windows
     batches = {
         FINDER: standardise(small)[None, None],
+        PIECE_FINDER: standardise(small)[None, None],  # (any board: the numbers are what is compared)
         REFINER: np.stack([cv2.resize(w, (REFINER_VIEW.px,) * 2) for w in windows])[:, None],
         LEAN_JUDGE: np.stack([cv2.resize(w, (LEAN_VIEW.px,) * 2) for w in windows])[:, None],
         EMBEDDER: windows[:, None],
