@@ -20,8 +20,8 @@ import numpy as np
 
 from bench.learn.train_finder import focal, network
 from bench.learn.training import arguments, descend, export, report
-from companion.vision.finding import standardise
-from companion.vision.piece_finding import CHANNELS, DILATIONS, HEATS, STRIDE
+from companion.vision.finding import STRIDE, standardise
+from companion.vision.piece_finding import CHANNELS, DILATIONS, HEATS
 
 SIZE = 128  # training crop (working-scale px)
 SIGMA = 1.0  # cells: the spread of a centre's peak in the target heat map
@@ -81,9 +81,7 @@ def load(folder: Path, boards: dict) -> None:
 def main() -> None:
     import torch
 
-    args = arguments(
-        __doc__, batch=16, pool=0, pool_help="(unused)", extra=(("--boards", {"type": Path, "required": True}),)
-    )
+    args = arguments(__doc__, batch=16, extra=(("--boards", {"type": Path, "required": True}),))
     rng = np.random.default_rng(args.seed)
     net = network(CHANNELS, DILATIONS)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)

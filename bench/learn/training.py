@@ -51,9 +51,12 @@ def export(net, out: Path, size: int, names: tuple[str, str], dynamic: dict | No
     )
 
 
-def arguments(doc: str, batch: int, pool: int, pool_help: str, extra: tuple[tuple[str, dict], ...] = ()):
-    """The finder's and the refiner's command line (out, minutes, batch, pool, threads, seed, and ``extra``'s
-    options: each a flag and its ``add_argument`` keywords), parsed; torch set to its threads and seed."""
+def arguments(
+    doc: str, batch: int, pool: int | None = None, pool_help: str = "", extra: tuple[tuple[str, dict], ...] = ()
+):
+    """A trainer's command line (out, minutes, batch, threads, seed; ``--pool`` for trainers that draw scenes
+    ahead; and ``extra``'s options: each a flag and its ``add_argument`` keywords), parsed; torch set to its
+    threads and seed."""
     import argparse
 
     import torch
@@ -62,7 +65,8 @@ def arguments(doc: str, batch: int, pool: int, pool_help: str, extra: tuple[tupl
     parser.add_argument("out", type=Path)
     parser.add_argument("--minutes", type=float, default=30)
     parser.add_argument("--batch", type=int, default=batch)
-    parser.add_argument("--pool", type=int, default=pool, help=pool_help)
+    if pool is not None:
+        parser.add_argument("--pool", type=int, default=pool, help=pool_help)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     for flag, keywords in extra:

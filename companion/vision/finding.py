@@ -40,20 +40,40 @@ def standardise(photo: np.ndarray) -> np.ndarray:
 def find_spots(gray: np.ndarray, die_side: float, floor: float = LEVEL_PEAK) -> list[Spot]:
     """The dice in a grey photo whose dice's top faces are ``die_side`` px across, likeliest first; ``floor``: the
     least likelihood reported (enrollment, knowing a die is there, looks lower)."""
-    scale = FINDER_SIDE / die_side
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    spots = []
+    for peak in heat_peaks(FINDER, gray, FINDER_SIDE / die_side, heats=2, floor=floor, interpolation=cv2.INTER_AREA):
+        level, cocked = peak.heat
+        turn = float(np.degrees(np.arctan2(peak.rest[1], peak.rest[0])) / 4) % 90
+        spots.append(Spot(peak.centre, turn, float(peak.heat.max()), not (cocked >= COCKED_PEAK and cocked > level)))
+    return sorted(spots, key=lambda s: -s.likelihood)
+
+
+class Peak(NamedTuple):
+    """A peak of a finder's heat maps: its centre (px of the image given), every heat map's likelihood there, and
+    the network's channels after the heats and the centre's offset (the dice finder's turn)."""
+
+    centre: tuple[float, float]
+    heat: np.ndarray
+    rest: np.ndarray
+
+
+def heat_peaks(
+    network: str, gray: np.ndarray, scale: float, heats: int, floor: float, interpolation: int
+) -> list[Peak]:
+    """The peaks at least ``floor`` likely of a CenterNet-like finder (dice and pieces): ``gray`` resized by
+    ``scale`` to the size it learned, per STRIDE px cell ``heats`` heat maps then the centre's offset in its cell."""
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=interpolation)
     h, w = small.shape
     padded = cv2.copyMakeBorder(small, 0, -h % STRIDE, 0, -w % STRIDE, cv2.BORDER_REPLICATE)
-    maps = run(FINDER, standardise(padded)[None, None])[0]
-    heat = 1 / (1 + np.exp(-maps[:2]))
-    strongest = np.maximum(heat[0], heat[1])
-    peaks = (strongest == cv2.dilate(strongest, np.ones((3, 3), np.uint8))) & (strongest >= floor)
-    spots = []
-    for i, j in zip(*np.nonzero(peaks)):
-        level = not (heat[1, i, j] >= COCKED_PEAK and heat[1, i, j] > heat[0, i, j])
-        x = (j + 0.5 + maps[2, i, j]) * STRIDE / scale
-        y = (i + 0.5 + maps[3, i, j]) * STRIDE / scale
-        turn = float(np.degrees(np.arctan2(maps[5, i, j], maps[4, i, j])) / 4) % 90
+    maps = run(network, standardise(padded)[None, None])[0]
+    heat = 1 / (1 + np.exp(-maps[:heats]))
+    strongest = heat.max(axis=0)
+    peaks = []
+    for i, j in zip(
+        *np.nonzero((strongest == cv2.dilate(strongest, np.ones((3, 3), np.uint8))) & (strongest >= floor))
+    ):
+        x = (j + 0.5 + maps[heats, i, j]) * STRIDE / scale
+        y = (i + 0.5 + maps[heats + 1, i, j]) * STRIDE / scale
         if x < w / scale and y < h / scale:
-            spots.append(Spot((float(x), float(y)), turn, float(strongest[i, j]), level))
-    return sorted(spots, key=lambda s: -s.likelihood)
+            peaks.append(Peak((float(x), float(y)), heat[:, i, j].copy(), maps[heats + 2 :, i, j].copy()))
+    return peaks

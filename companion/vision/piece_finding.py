@@ -14,8 +14,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from .finding import standardise
-from .networks import run
+from .finding import heat_peaks
 
 PIECE_FINDER = "piece-finder.onnx"
 FINDER_PIECE_AREA = 500.0  # px²: a median piece's area at the finder's working scale (as trained)
@@ -23,7 +22,6 @@ OVERLAP = 5  # the finder's channel for two pieces lying across each other (afte
 HEATS = 6  # heat maps: the five types' and the overlapping pairs'; then the centre's offset in its cell (x, y)
 CHANNELS = HEATS + 2
 DILATIONS = (1, 2, 4, 8, 1)  # the network's separable layers (train_finder.network): ~135 px of context
-STRIDE = 4  # working px per output cell
 PEAK = 0.3  # a peak at least this likely is reported
 
 
@@ -46,17 +44,6 @@ class PieceSpot(NamedTuple):
 def find_pieces(gray: np.ndarray, piece_area: float) -> list[PieceSpot]:
     """The pieces in a grey image whose median piece is ``piece_area`` px² (its own px), likeliest first."""
     scale = float(np.sqrt(FINDER_PIECE_AREA / piece_area))
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    h, w = small.shape
-    padded = cv2.copyMakeBorder(small, 0, -h % STRIDE, 0, -w % STRIDE, cv2.BORDER_REPLICATE)
-    maps = run(PIECE_FINDER, standardise(padded)[None, None])[0]
-    heat = 1 / (1 + np.exp(-maps[:HEATS]))
-    strongest = heat.max(axis=0)
-    peaks = (strongest == cv2.dilate(strongest, np.ones((3, 3), np.uint8))) & (strongest >= PEAK)
-    spots = []
-    for i, j in zip(*np.nonzero(peaks)):
-        x = (j + 0.5 + maps[HEATS, i, j]) * STRIDE / scale
-        y = (i + 0.5 + maps[HEATS + 1, i, j]) * STRIDE / scale
-        if x < w / scale and y < h / scale:
-            spots.append(PieceSpot((float(x), float(y)), heat[:, i, j].copy()))
-    return sorted(spots, key=lambda s: -s.likelihood)
+    smoothing = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    peaks = heat_peaks(PIECE_FINDER, gray, scale, heats=HEATS, floor=PEAK, interpolation=smoothing)
+    return sorted((PieceSpot(p.centre, p.heat) for p in peaks), key=lambda s: -s.likelihood)

@@ -13,7 +13,9 @@ sure of each and they fill the blob.
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -26,6 +28,8 @@ from .board import Board, marker_centres
 from .edges import slope
 from .model_sets import enrollment_photos, load_set, save_set
 from .piece_finding import OVERLAP, PieceSpot, find_pieces
+
+Spots = Callable[[], list[PieceSpot]]  # the finder's pieces in a board, found when first asked for
 
 PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
 WORK = 0.5  # segment at half resolution
@@ -629,7 +633,7 @@ class PieceReader:
         )
 
     def _pieces_in(
-        self, mask: np.ndarray, blob: Shape, graves: dict[str, np.ndarray], spots: list[PieceSpot] | None
+        self, mask: np.ndarray, blob: Shape, graves: dict[str, np.ndarray], spots: Spots | None
     ) -> list[tuple[Shape, str | None, str | None, str]]:
         """The pieces one blob is, each with its grave (None: outside every grave) and type (None: unreadable,
         and why); ``spots``: the finder's, which must confirm a cut (None: the finder not asked)."""
@@ -643,7 +647,7 @@ class PieceReader:
         if kind is None and named and all(part_kind for _, _, part_kind, _ in named):
             return named  # the pieces, once what they touched beyond their grave is cut off
         if kind is None and not parts and not blob.at_border and (cut := self._cut_where_touching(mask, blob)):
-            if spots is None or _confirmed(cut, spots):
+            if spots is None or _confirmed(cut, spots()):
                 return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in cut]
         if kind and len(named) == 1 and named[0][2] and named[0][2] != kind:
             kind, why = None, f"{kind} or {named[0][2]}: it touches its grave's outline"
@@ -653,12 +657,14 @@ class PieceReader:
             why = "half outside the frame"
         return [(blob, grave, kind, why)]
 
-    def _spots(self, gray: np.ndarray) -> list[PieceSpot] | None:
+    def _spots(self, gray: np.ndarray) -> Spots | None:
         """The finder's pieces in a working-scale grey image, its median type's largest enrolled piece the size it
-        learned (None, not asked, for a set saved without sizes)."""
+        learned (None, not asked, for a set saved without sizes), found when first asked for: most boards' blobs
+        the outlines read alone, and the finder costs 10-15 ms a board."""
         if not self.type_area:
             return None
-        return find_pieces(gray, float(np.median(list(self.type_area.values()))) * WORK**2)
+        piece_area = float(np.median(list(self.type_area.values()))) * WORK**2
+        return functools.cache(lambda: find_pieces(gray, piece_area))
 
     def _found_in(self, shape: Shape, spots: list[PieceSpot]) -> list[tuple[tuple[float, float], str]]:
         """The pieces (centre, full-res px, and type) the finder sees in a blob the outlines cannot read, when it is
@@ -704,7 +710,7 @@ class PieceReader:
             for shape, grave, kind, why in self._pieces_in(mask, blob, graves, spots):
                 if kind is None and board_edge and shape.at_border and grave is None:
                     continue
-                if kind is None and spots and (found := self._found_in(shape, spots)):
+                if kind is None and spots and (found := self._found_in(shape, spots())):
                     for centre, found_kind in found:
                         at = _grave_at(centre, graves)
                         (counts[at] if at is not None else outside)[found_kind] += 1

@@ -36,7 +36,7 @@ def test_the_finder_sees_the_pieces_of_boards_it_never_saw(reader):
     found = total = 0
     for path in sorted(TOUCHING.glob("board-*.jpg")):
         seen, truth = board(path.stem)
-        spots = [s for s in reader._spots(_working_grey(seen.image, seen.scale)) if s.likelihood >= 0.5]
+        spots = [s for s in reader._spots(_working_grey(seen.image, seen.scale))() if s.likelihood >= 0.5]
         centres = np.array([s.centre for s in spots]) / WORK
         for piece in truth["pieces"]:
             near = np.hypot(*(centres - piece["center"]).T)
