@@ -50,6 +50,13 @@ FLAG_PEAK = 0.5  # a spot whose face is like none of the set's is flagged only i
 # ... and its face is at least this like one (a cocked die's top face, tilted, 0.41 and up on the bench, most 0.6 and
 # up; a busy cloth's squiggles taken for dice 0.17-0.60, most under it)
 FAINTLY_LIKE = 0.45
+# a die the refiner doubts (a dark die on a dark mat in dim light shows little but its print, and its turn is a guess)
+# is looked for again at every SEARCH_TURN degrees and SEARCH_SHIFT of its side off each way, and read where its face
+# is this like one of the set's and clear of the next (the bench's such dice: 0.82-0.99; a mat's or a dim cloth's
+# spots: 0.65 at most)
+FAINT_SURE = 0.8
+SEARCH_TURN = 7.5
+SEARCH_SHIFT = 0.07
 LEANS_ON = 1.5  # sides: a cocked die this near a die read may lean on it (most cocked dice lie against another)
 SHADOW_EDGES = 0.35  # a "cocked die" whose edges are less steep than this share of the read dice's is a die's
 # shadow, no die (flags at dice measured 0.55+ of their photo's read dice, at shadows 0.16-0.21)
@@ -179,8 +186,12 @@ class DiceReader:
         for face in self._not_shadows(gray, cocked, read):
             if not _on_a_marker(gray, face.centre, face.side):
                 flags.append(_flag(face.centre, "cocked: re-roll it or lay it flat"))
-        for face in self._faint(gray, refined, [face for _, face in found]):
-            if not _on_a_marker(gray, face.centre, face.side):
+        for face, sure in self._faint(gray, refined, [face for _, face in found]):
+            if _on_a_marker(gray, face.centre, face.side):
+                continue
+            if sure is not None:
+                dice.append(_die_read(sure, _rounded(face.centre)))
+            else:
                 flags.append(_flag(face.centre, "a die? too faint to read: light it better"))
         unreadable = [{**flag, "center": _rounded(flag["center"])} for flag in _on_the_mat(gray, flags)]
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
@@ -209,17 +220,39 @@ class DiceReader:
         steepest = float(np.median([_steepest(gray, (x, y), self.die_side) for x, y in read]))
         return [f for f in cocked if _steepest(gray, f.centre, self.die_side) >= SHADOW_EDGES * steepest]
 
-    def _faint(self, gray: np.ndarray, refined: list[tuple[Spot, Refined]], found: list[Refined]) -> list[Refined]:
-        """Spots the refiner calls no die, away from every die found, worth asking about (the finder sure of them, or
-        their face like one of the set's): the networks disagree (a dark die on a dark mat in dim light shows little
-        but its print), so the table is asked rather than the die left out of the score without a word."""
+    def _faint(
+        self, gray: np.ndarray, refined: list[tuple[Spot, Refined]], found: list[Refined]
+    ) -> list[tuple[Refined, Decision | None]]:
+        """Spots the refiner calls no die, away from every die found: each read (with its decision) where its face,
+        searched for, is surely one of the set's (FAINT_SURE), or asked about (None) where it is worth asking (the
+        finder sure of it, or its face like one of the set's): the networks disagree (a dark die on a dark mat in dim
+        light shows little but its print), so the table is asked rather than the die left out without a word."""
         doubted = [(spot, face) for spot, face in refined if face.die < DIE_LIKELY and _apart(face, found)]
         decisions = self.decide(embed(cut_face(gray, face.centre, face.turn, face.side) for _, face in doubted))
-        faint: list[Refined] = []
+        faint: list[tuple[Refined, Decision | None]] = []
         for (spot, face), decision in zip(doubted, decisions):
-            if _worth_asking(spot, decision) and _apart(face, faint):
-                faint.append(face)
+            if not _apart(face, [f for f, _ in faint]):
+                continue
+            if decision.similarity >= FAINTLY_LIKE or spot.likelihood >= FLAG_PEAK:
+                searched = self.decide_searching(gray, face)
+                if searched.clear and searched.similarity >= FAINT_SURE:
+                    faint.append((face, searched))
+                    continue
+            if _worth_asking(spot, decision):
+                faint.append((face, None))
         return faint
+
+    def decide_searching(self, gray: np.ndarray, face: Refined) -> Decision:
+        """A die's decision where its face looks most like a face, cut at every SEARCH_TURN degrees and a little off
+        its centre each way (for a die whose turn the refiner could not see)."""
+        reach = SEARCH_SHIFT * face.side
+        places = [(0, 0), (reach, 0), (-reach, 0), (0, reach), (0, -reach)]
+        cuts = [
+            cut_face(gray, (face.centre[0] + dx, face.centre[1] + dy), face.turn + turn, face.side)
+            for dx, dy in places
+            for turn in np.arange(0, 90, SEARCH_TURN)
+        ]
+        return max(self.decide(embed(cuts)), key=lambda d: d.similarity)
 
     def decide_looking_around(self, gray: np.ndarray, faces: list[Refined]) -> list[Decision]:
         """Each die's decision where its face is; a die not clear there is cut again a little off it each way and

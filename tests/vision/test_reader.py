@@ -466,24 +466,38 @@ def test_the_lean_judge_at_four_quarter_turns_tells_these_apart(bench_readers, f
     assert (read, bool(flagged)) == (([], True) if cocked else ([face], False))
 
 
-def test_a_die_the_finder_is_sure_of_but_the_refiner_is_not_is_flagged_not_left_out(bench_readers):
-    # dev's darkest photo: black dice on a black mat in dim light, only their print shows
+DOUBTED_IN_THE_DARK = [  # dev scene-00208: black dice on a black mat in dim light, only their print shows
+    ("right-foot", (652, 670)),  # the refiner: 0.43 a die; its face, searched for, 0.98 like the set's right foot
+    ("right-upper-arm", (1483, 266)),  # 0.01; 0.96
+    ("right-forearm", (1687, 625)),  # 0.00; 0.99
+    ("left-forearm", (1635, 232)),  # 0.18; 0.89 (at the refiner's turn, 24 degrees off: a right upper arm)
+    ("left-forearm", (671, 724)),  # 0.16; 0.82
+]
+
+
+def test_dice_the_refiner_doubts_are_read_where_their_face_is_surely_the_sets(bench_readers):
+    """Their turn a guess from the print, each die is looked for at every 7.5 degrees: read right, or (near the
+    bar, with another OpenCV) flagged, never misread nor left out without a word."""
     reading, truth = read_bench_photo(bench_readers["dev"], "dev", "scene-00208")
-    faint = [u for u in reading["unreadable"] if u["why"].startswith("a die? too faint")]
+    read = 0
+    for face, centre in DOUBTED_IN_THE_DARK:
+        die = next(d for d in truth if d["face"] == face and np.hypot(*np.subtract(d["center"], centre)) < 5)
+        faces = [d["face"] for d in reading["dice"] if on_die(d["center"], die)]
+        flags = [u["why"] for u in reading["unreadable"] if on_die(u["center"], die)]
+        assert faces == [face] or (faces == [] and flags), (face, faces, flags)
+        read += faces == [face]
+    assert read >= 4
+
+
+def test_a_die_the_refiner_doubts_whose_face_is_not_surely_the_sets_is_flagged_not_left_out(bench_readers, monkeypatch):
+    """With no look sure enough to read (the bar past reach), the dice whose face is like the set's, or that the
+    finder is sure of, are asked about: the table is asked rather than a die left out of the score without a word."""
+    monkeypatch.setattr("companion.vision.reader.FAINT_SURE", 1.01)
+    reading, truth = read_bench_photo(bench_readers["dev"], "dev", "scene-00208")
+    faint = [u for u in reading["unreadable"] if u["why"] == "a die? too faint to read: light it better"]
     assert faint and all(any(on_die(u["center"], d) for d in truth) for u in faint)
-
-
-@pytest.mark.parametrize("face, centre", [("right-forearm", (1687, 625))])
-def test_a_die_the_refiner_doubts_whose_face_is_the_sets_is_flagged_not_left_out(bench_readers, face, centre):
-    """dev scene-00208: the finder is unsure of this one (0.35) and the refiner calls it no die, but the face cut
-    there is like one of the set's: the table is asked, not the die left out of the score without a word. (The
-    photo's right upper arm is asked about too with this machine's OpenCV, but lies near the likeness bar: with the
-    Pi's OpenCV and numpy it stays silent.)"""
-    reading, truth = read_bench_photo(bench_readers["dev"], "dev", "scene-00208")
-    die = next(d for d in truth if d["face"] == face and np.hypot(*np.subtract(d["center"], centre)) < 5)
-    assert [u["why"] for u in reading["unreadable"] if on_die(u["center"], die)] == [
-        "a die? too faint to read: light it better"
-    ]
+    right_forearm = next(d for d in truth if d["face"] == "right-forearm")
+    assert any(on_die(u["center"], right_forearm) for u in faint)
 
 
 def test_an_enrollment_die_the_finder_barely_sees_is_learned_when_the_refiner_sees_it(bench_readers):
@@ -557,7 +571,7 @@ def test_a_dark_die_whose_body_does_not_show_is_read_at_its_prints_turn(bench_re
 def test_every_bench_set_is_read_without_a_guess(folder):
     """Each committed set, enrolled from its own enroll/ folder and read photo by photo as bench/dice_read.py counts
     it: no level die misread, no die read where none lies, no flag off every die, and nine level dice in ten read
-    (measured: 94.8-100 % a set, 720 of 733 in all; the rest are flagged or left out, never guessed)."""
+    (measured: 94.8-100 % a set, 725 of 733 in all; the rest are flagged or left out, never guessed)."""
     reader = DiceReader.enroll(BENCH_DICE / folder / "enroll")
     level = right = 0
     for path in sorted((BENCH_DICE / folder).glob("scene-*.jpg")):
