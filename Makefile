@@ -71,6 +71,7 @@ clean:
 photo-sets: venv
 	$(BIN)/python -m bench.render.render bench/data/dice/dev --photos 10 --seed 200 --style 0 --enroll 8 --colouring black
 	$(BIN)/python -m bench.render.render bench/data/dice/heldout --photos 5 --seed 900 --style 1 --enroll 8 --colouring ivory
+	$(BIN)/python -m bench.render.render bench/data/dice/tablecloths --photos 8 --seed 2000 --style 0 --enroll 4 --colouring red --tables contours wood gingham
 	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/dev --photos 8 --seed 300 --enroll 12
 	@echo 'bench/data/dice/blender* need Blender: see bench/render/blender_dice.py and docs/vision.md (blender: --photos 12 --seed 100 --enroll 4 --samples 20; blender-ivory: --photos 4 --seed 300 --enroll 3 --style 1 --colouring ivory; blender-style2: --photos 4 --seed 700 --enroll 3 --style 2; blender-table: --photos 4 --seed 1500 --enroll 3 --style 2 --colouring black --table-camera; blender-framed: --photos 4 --seed 1100 --enroll 3 --style 3 --samples 20; blender-diagonal: --photos 4 --seed 1300 --enroll 3 --style 4 --samples 20)'
 	$(BIN)/python -m bench.render.pieces_scene bench/data/pieces/heldout --photos 4 --seed 700 --enroll 12

@@ -202,9 +202,10 @@ def main() -> None:
             "blender-table",
             "blender-framed",
             "blender-diagonal",
+            "tablecloths",
         ],
         help="sets under --data: dev (OpenCV renders, tuned on), heldout (other art), "
-        "blender (physically based renders, bench/render/blender_dice.py), blender-ivory (the same, light dice), blender-style2 (black dice, art style 2), blender-table (one table camera for every photo, enrollment too), blender-framed (art none of the reader's development saw: each pictogram in a ring all faces share), blender-diagonal (other unseen art: thin pictograms turned 45 degrees; rendered after session 13's choices, used for none)",
+        "blender (physically based renders, bench/render/blender_dice.py), blender-ivory (the same, light dice), blender-style2 (black dice, art style 2), blender-table (one table camera for every photo, enrollment too), blender-framed (art none of the reader's development saw: each pictogram in a ring all faces share), blender-diagonal (other unseen art: thin pictograms turned 45 degrees; rendered after session 13's choices, used for none), tablecloths (OpenCV renders, red dice, the mat on patterned tables: flags at no die)",
     )
     parser.add_argument(
         "--readers",

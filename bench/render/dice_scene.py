@@ -328,13 +328,22 @@ def set_camera_height(first_seed: int) -> float:
 
 
 def write_set(
-    out: Path, photos: int, first_seed: int, style: int, enroll_per_face: int = 0, colouring: str | None = None
+    out: Path,
+    photos: int,
+    first_seed: int,
+    style: int,
+    enroll_per_face: int = 0,
+    colouring: str | None = None,
+    tables: tuple[str, ...] = (),
 ) -> None:
+    """A photo set and its enrollment photos; ``tables``: the tables round the mat, photo by photo in turn (TABLES;
+    none: plain)."""
     out.mkdir(parents=True, exist_ok=True)
     height_cm = set_camera_height(first_seed)
     for i in range(photos):
         seed = first_seed + i
-        photo, truth = render_scene(seed, style=style, colouring=colouring, height_cm=height_cm)
+        table = tables[i % len(tables)] if tables else None
+        photo, truth = render_scene(seed, style=style, colouring=colouring, height_cm=height_cm, table=table)
         cv2.imwrite(str(out / f"scene-{seed:05d}.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, SCENE_QUALITY])
         (out / f"scene-{seed:05d}.json").write_text(json.dumps(truth, indent=1))
     for face in FACE_IDS if enroll_per_face else ():
