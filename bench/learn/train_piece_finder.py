@@ -2,12 +2,14 @@
 
     python -m bench.learn.piece_boards BOARDS --boards 600
     python -m bench.learn.train_piece_finder models/networks/piece-finder.onnx --boards BOARDS [--minutes 40]
+    python -m bench.learn.train_piece_finder OUT.onnx --boards BOARDS --start-from models/networks/piece-finder.onnx --lr 1e-3
 
 The dice finder's network (train_finder.py) with more context (a leg is ~55 px long here) and, per 4x4 px cell
 of a board at the finder's working scale, how likely a piece of each type has its centre there, how likely an
 overlapping pair's middle lies there, and the centre's place in the cell. Each step is a batch of crops of the
 boards in BOARDS (piece_boards.py), each a little bigger or smaller (pieces vary), flipped and turned, blurred
-or noisier now and then.
+or noisier now and then. With --start-from, training goes on from a trained finder (every weight, its batch
+norms' statistics kept as trained).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import cv2
 import numpy as np
 
 from bench.learn.train_finder import focal, network
-from bench.learn.training import arguments, descend, export, report
+from bench.learn.training import arguments, descend, export, report, trained_on
 from companion.vision.finding import STRIDE, standardise
 from companion.vision.piece_finding import CHANNELS, DILATIONS, HEATS
 
@@ -81,10 +83,16 @@ def load(folder: Path, boards: dict) -> None:
 def main() -> None:
     import torch
 
-    args = arguments(__doc__, batch=16, extra=(("--boards", {"type": Path, "required": True}),))
+    boards_dir = ("--boards", {"type": Path, "required": True})
+    start = ("--start-from", {"type": Path, "help": "a trained piece finder (.onnx) to go on from"})
+    peak = ("--lr", {"type": float, "default": 3e-3, "help": "the learning rate's peak"})
+    args = arguments(__doc__, batch=16, extra=(boards_dir, start, peak))
     rng = np.random.default_rng(args.seed)
     net = network(CHANNELS, DILATIONS)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if args.start_from:  # loaded in eval mode: its batch norms' statistics stay as trained (the export fused them)
+        trained_on(net, args.start_from, "a piece finder")
+    net.train(not args.start_from)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     boards: dict = {}
     load(args.boards, boards)
     if not boards:
@@ -105,12 +113,12 @@ def main() -> None:
         mask = reg_t[:, 2:3]
         reg_loss = ((out[:, HEATS:] - reg_t[:, :2]).abs() * mask).sum() / mask.sum().clamp(min=1)
         loss = focal(out[:, :HEATS], heat_t) + reg_loss
-        losses.append(descend(opt, loss, 3e-3, started, budget))
+        losses.append(descend(opt, loss, args.lr, started, budget))
         step += 1
         report(step, losses, started, f"boards {len(boards)}")
         if step % 1000 == 0:  # a checkpoint to look at while training goes on; boards drawn meanwhile join
             export(net, args.out, SIZE, ("board", "maps"), SPATIAL)
-            net.train()
+            net.train(not args.start_from)
             load(args.boards, boards)
     export(net, args.out, SIZE, ("board", "maps"), SPATIAL)
     print(

@@ -107,8 +107,8 @@ def weights_from_onnx(net, path: Path) -> list[str]:
         if node.op_type != "Conv" or node.input[1] in state:
             continue
         conv = node.output[0].split("/")[-2]  # "/trunk/trunk.0/Conv_output_0": the module trunk.0
-        prefix, _, index = conv.rpartition(".")
-        norm = f"{prefix}.{int(index) + 1}" if index.isdigit() else ""
+        prefix, dot, index = conv.rpartition(".")  # (a plain Sequential's modules are "0", "1", ...: no prefix)
+        norm = f"{prefix}{dot}{int(index) + 1}" if index.isdigit() else ""
         if conv not in modules or norm not in modules or len(node.input) < 3:
             raise ValueError(f"{path} does not fit this network: no convolution {conv} with a batch norm after it")
         bias = stored[node.input[2]]
