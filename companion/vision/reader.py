@@ -57,6 +57,11 @@ FAINTLY_LIKE = 0.45
 FAINT_SURE = 0.8
 SEARCH_TURN = 7.5
 SEARCH_SHIFT = 0.07
+SEARCH = tuple(
+    (dx, dy, float(dt))
+    for dx, dy in ((0, 0), (SEARCH_SHIFT, 0), (-SEARCH_SHIFT, 0), (0, SEARCH_SHIFT), (0, -SEARCH_SHIFT))
+    for dt in np.arange(0, 90, SEARCH_TURN)
+)
 LEANS_ON = 1.5  # sides: a cocked die this near a die read may lean on it (most cocked dice lie against another)
 SHADOW_EDGES = 0.35  # a "cocked die" whose edges are less steep than this share of the read dice's is a die's
 # shadow, no die (flags at dice measured 0.55+ of their photo's read dice, at shadows 0.16-0.21)
@@ -245,30 +250,31 @@ class DiceReader:
     def decide_searching(self, gray: np.ndarray, face: Refined) -> Decision:
         """A die's decision where its face looks most like a face, cut at every SEARCH_TURN degrees and a little off
         its centre each way (for a die whose turn the refiner could not see)."""
-        reach = SEARCH_SHIFT * face.side
-        places = [(0, 0), (reach, 0), (-reach, 0), (0, reach), (0, -reach)]
-        cuts = [
-            cut_face(gray, (face.centre[0] + dx, face.centre[1] + dy), face.turn + turn, face.side)
-            for dx, dy in places
-            for turn in np.arange(0, 90, SEARCH_TURN)
-        ]
-        return max(self.decide(embed(cuts)), key=lambda d: d.similarity)
+        return self.decide_best_look(gray, [face], SEARCH)[0]
 
     def decide_looking_around(self, gray: np.ndarray, faces: list[Refined]) -> list[Decision]:
         """Each die's decision where its face is; a die not clear there is cut again a little off it each way and
         at other turns, and decided where its face looks most like a face."""
         decisions = self.decide(embed(cut_face(gray, f.centre, f.turn, f.side) for f in faces))
         unclear = [k for k, d in enumerate(decisions) if not d.clear]
+        around = self.decide_best_look(gray, [faces[k] for k in unclear], LOOK_AROUND)
+        for k, other in zip(unclear, around):
+            decisions[k] = max(decisions[k], other, key=lambda d: d.similarity)
+        return decisions
+
+    def decide_best_look(
+        self, gray: np.ndarray, faces: list[Refined], looks: tuple[tuple[float, float, float], ...]
+    ) -> list[Decision]:
+        """Each face cut at every look (its centre moved dx, dy of its side, its turn dt degrees) and decided where
+        it looks most like one of the set's faces."""
         cuts = [
             cut_face(gray, (f.centre[0] + dx * f.side, f.centre[1] + dy * f.side), f.turn + dt, f.side)
-            for f in (faces[k] for k in unclear)
-            for dx, dy, dt in LOOK_AROUND
+            for f in faces
+            for dx, dy, dt in looks
         ]
-        others = self.decide(embed(cuts))
-        for n, k in enumerate(unclear):
-            around = others[n * len(LOOK_AROUND) : (n + 1) * len(LOOK_AROUND)]
-            decisions[k] = max([decisions[k], *around], key=lambda d: d.similarity)
-        return decisions
+        decisions = self.decide(embed(cuts))
+        n = len(looks)
+        return [max(decisions[k * n : (k + 1) * n], key=lambda d: d.similarity) for k in range(len(faces))]
 
     def decide(self, vectors: np.ndarray) -> list[Decision]:
         """Each embedded face's nearest enrolled face (its most similar prototype) and the next nearest face."""
