@@ -1,24 +1,30 @@
 """Train the dice finder on procedural table photos and export it to ONNX (dev only: pip install -e '.[train]').
 
     python -m bench.learn.train_finder models/networks/dice-finder.onnx [--minutes 30]
+    python -m bench.learn.train_finder OUT.onnx --start-from models/networks/dice-finder.onnx --lr 1e-3 --vary-contrast
 
 The finder is a small fully convolutional net (CenterNet-like, Zhou et al. 2019): a grey photo
 at the working scale (a die's top face FINDER_SIDE px across) in; at a quarter of that, per
 cell, how likely a level die's top-face centre lies there, how likely a cocked die's, the
 centre's offset within the cell and the die's turn (cos and sin of four times it: a square
 looks the same every quarter turn). Scenes come from bench/learn/scenes.py, drawn ahead into
-a pool by a worker process and each used in its eight flips and quarter turns.
+a pool by a worker process and each used in its eight flips and quarter turns. Each crop is
+standardised on its own; with --vary-contrast, its contrast then scaled and its level moved (GAIN,
+SHIFT): a photo is standardised whole, so a die on a dim mat beside a bright table reaches the
+finder fainter than any crop showed it. With --start-from, training goes on from a trained finder
+(every weight, its batch norms' statistics kept as trained).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import time
+from pathlib import Path
 
 import numpy as np
 
 from bench.learn.scenes import scene
-from bench.learn.training import arguments, descend, export, report
+from bench.learn.training import arguments, descend, export, report, trained_on
 from companion.vision.finding import standardise  # what the finder is fed, as it runs
 
 SIZE = 96  # training crop (working-scale px)
@@ -26,6 +32,8 @@ STRIDE = 4  # output cells per input px
 SIGMA = 0.8  # cells: the spread of a centre's peak in the target heat map
 SPATIAL = {"photo": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h4", 3: "w4"}}  # any photo size
 CHANNELS = 6  # level heat, cocked heat, dx, dy, cos 4t, sin 4t
+GAIN = (0.3, 1.5)  # a crop's standardised contrast is scaled by a log-uniform factor in this range ...
+SHIFT = 0.5  # ... and its level moved up to this much either way (a whole photo's mean and spread are not a crop's)
 
 
 def network(channels: int = CHANNELS, dilations: tuple[int, ...] = (1, 2, 4, 1)):
@@ -97,10 +105,22 @@ def focal(logits, heat):
 def main() -> None:
     import torch
 
-    args = arguments(__doc__, batch=32, pool=6000, pool_help="scenes drawn ahead (each used in 8 orientations)")
+    start = ("--start-from", {"type": Path, "help": "a trained dice finder (.onnx) to go on from"})
+    peak = ("--lr", {"type": float, "default": 3e-3, "help": "the learning rate's peak"})
+    vary = ("--vary-contrast", {"action": "store_true", "help": "scale each crop's contrast (GAIN), move its level"})
+    args = arguments(
+        __doc__,
+        batch=32,
+        pool=6000,
+        pool_help="scenes drawn ahead (each used in 8 orientations)",
+        extra=(start, peak, vary),
+    )
     rng = np.random.default_rng(args.seed)
     net = network()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if args.start_from:  # loaded in eval mode: its batch norms' statistics stay as trained (the export fused them)
+        trained_on(net, args.start_from, "a dice finder")
+    net.train(not args.start_from)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     pool: list[tuple[np.ndarray, list[dict]]] = []
     started, step, losses = time.perf_counter(), 0, []
     budget = args.minutes * 60
@@ -119,7 +139,10 @@ def main() -> None:
                 flip, quarter = bool(rng.integers(2)), int(rng.integers(4))
                 img = photo[:, ::-1] if flip else photo
                 img = np.rot90(img, quarter)
-                x.append(standardise(np.ascontiguousarray(img))[None])
+                crop = standardise(np.ascontiguousarray(img))
+                if args.vary_contrast:
+                    crop = (np.exp(rng.uniform(*np.log(GAIN))) * crop + rng.uniform(-SHIFT, SHIFT)).astype(np.float32)
+                x.append(crop[None])
                 h, r = targets(dice, flip, quarter)
                 heats.append(h)
                 regs.append(r)
@@ -128,12 +151,12 @@ def main() -> None:
             mask = reg_t[:, 4:5]
             reg_loss = ((out[:, 2:6] - reg_t[:, :4]).abs() * mask).sum() / mask.sum().clamp(min=1)
             loss = focal(out[:, :2], heat_t) + reg_loss
-            losses.append(descend(opt, loss, 3e-3, started, budget))
+            losses.append(descend(opt, loss, args.lr, started, budget))
             step += 1
             report(step, losses, started, f"pool {len(pool)}")
             if step % 1000 == 0:  # a checkpoint to look at while training goes on
                 export(net, args.out, SIZE, ("photo", "maps"), SPATIAL)
-                net.train()
+                net.train(not args.start_from)
     export(net, args.out, SIZE, ("photo", "maps"), SPATIAL)
     print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
 

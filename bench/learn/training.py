@@ -81,8 +81,12 @@ def trained_on(net, path: Path, what: str, may_lack: tuple[str, ...] = ()) -> No
     """Load into ``net`` the weights of ``path`` (weights_from_onnx) to train on; a file that is not ``what`` (nor
     a file, nor this network's) is a one-line SystemExit. ``may_lack``: prefixes of weights it may lack or hold in
     another shape (a new head; a head over a bigger window)."""
+    from google.protobuf.message import DecodeError  # a file that is no ONNX at all
+
     try:
         lacking = [name for name in weights_from_onnx(net, path) if not name.startswith(may_lack)]
+    except DecodeError:
+        raise SystemExit(f"{path} is not {what}: not an ONNX file") from None
     except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a weight of another shape
         raise SystemExit(str(error).splitlines()[0]) from None
     if lacking:
