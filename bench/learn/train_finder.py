@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from pathlib import Path
 
 import numpy as np
 
 from bench.learn.scenes import scene
-from bench.learn.training import arguments, descend, export, report, trained_on
+from bench.learn.training import arguments, descend, export, report, start_options, started_from
 from companion.vision.finding import standardise  # what the finder is fed, as it runs
 
 SIZE = 96  # training crop (working-scale px)
@@ -105,8 +104,7 @@ def focal(logits, heat):
 def main() -> None:
     import torch
 
-    start = ("--start-from", {"type": Path, "help": "a trained dice finder (.onnx) to go on from"})
-    peak = ("--lr", {"type": float, "default": 3e-3, "help": "the learning rate's peak"})
+    start, peak = start_options("dice finder", lr=3e-3)
     vary = ("--vary-contrast", {"action": "store_true", "help": "scale each crop's contrast (GAIN), move its level"})
     args = arguments(
         __doc__,
@@ -117,9 +115,7 @@ def main() -> None:
     )
     rng = np.random.default_rng(args.seed)
     net = network()
-    if args.start_from:  # loaded in eval mode: its batch norms' statistics stay as trained (the export fused them)
-        trained_on(net, args.start_from, "a dice finder")
-    net.train(not args.start_from)
+    started_from(net, args.start_from, "dice finder")
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     pool: list[tuple[np.ndarray, list[dict]]] = []
     started, step, losses = time.perf_counter(), 0, []

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from bench.learn.train_finder import focal, network
-from bench.learn.training import arguments, descend, export, report, trained_on
+from bench.learn.training import arguments, descend, export, report, start_options, started_from
 from companion.vision.finding import STRIDE, standardise
 from companion.vision.piece_finding import CHANNELS, DILATIONS, HEATS
 
@@ -84,14 +84,11 @@ def main() -> None:
     import torch
 
     boards_dir = ("--boards", {"type": Path, "required": True})
-    start = ("--start-from", {"type": Path, "help": "a trained piece finder (.onnx) to go on from"})
-    peak = ("--lr", {"type": float, "default": 3e-3, "help": "the learning rate's peak"})
+    start, peak = start_options("piece finder", lr=3e-3)
     args = arguments(__doc__, batch=16, extra=(boards_dir, start, peak))
     rng = np.random.default_rng(args.seed)
     net = network(CHANNELS, DILATIONS)
-    if args.start_from:  # loaded in eval mode: its batch norms' statistics stay as trained (the export fused them)
-        trained_on(net, args.start_from, "a piece finder")
-    net.train(not args.start_from)
+    started_from(net, args.start_from, "piece finder")
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     boards: dict = {}
     load(args.boards, boards)

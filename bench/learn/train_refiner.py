@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.learn.scenes import scene
-from bench.learn.training import arguments, cosine_decay, export, trained_on
+from bench.learn.training import arguments, cosine_decay, export, start_options, trained_on
 from companion.vision.finding import standardise
 from companion.vision.refining import REFINER_VIEW, View, crop
 
@@ -152,12 +152,11 @@ def main() -> None:
     import torch
     import torch.nn.functional as F
 
-    start = ("--start-from", {"type": Path, "help": "a trained refiner (.onnx) to go on from"})
+    start, peak = start_options("refiner", lr=2e-3)
     learn = (
         "--learn",
         {"choices": tuple(HEADS) + ("all",), "default": "all", "help": "with --start-from: what learns"},
     )
-    peak = ("--lr", {"type": float, "default": 2e-3, "help": "the learning rate's peak"})
     photos = ("--photos", {"type": Path, "help": "Blender's training photos (blender_photos.py), learned beside"})
     share = ("--photo-share", {"type": float, "default": 0.5, "help": "with --photos: of each batch, from them"})
     sides = ("--window", {"type": float, "default": REFINER_VIEW.sides, "help": "the window's side, in die sides"})

@@ -77,6 +77,22 @@ def arguments(
     return args
 
 
+def start_options(what: str, lr: float) -> tuple[tuple[str, dict], tuple[str, dict]]:
+    """The ``--start-from`` (a trained ``what``, ONNX, to go on from) and ``--lr`` (peak, ``lr`` unless told)
+    options, for ``arguments``'s ``extra``."""
+    start = ("--start-from", {"type": Path, "help": f"a trained {what} (.onnx) to go on from"})
+    peak = ("--lr", {"type": float, "default": lr, "help": "the learning rate's peak"})
+    return start, peak
+
+
+def started_from(net, path: Path | None, what: str) -> None:
+    """``net`` ready to train: from ``path``'s weights if given (``trained_on``; kept in eval mode, so its batch
+    norms' statistics stay as trained: the export fused them), else from scratch in train mode."""
+    if path:
+        trained_on(net, path, f"a {what}")
+    net.train(not path)
+
+
 def trained_on(net, path: Path, what: str, may_lack: tuple[str, ...] = ()) -> None:
     """Load into ``net`` the weights of ``path`` (weights_from_onnx) to train on; a file that is not ``what`` (nor
     a file, nor this network's) is a one-line SystemExit. ``may_lack``: prefixes of weights it may lack or hold in
