@@ -32,9 +32,10 @@ class Spot(NamedTuple):
 
 
 def standardise(photo: np.ndarray) -> np.ndarray:
-    """What the finder is fed: zero mean, unit spread over the whole photo (any exposure)."""
+    """What the finder is fed: zero mean, unit spread over the whole photo (any exposure); a stack of windows,
+    each window over itself."""
     photo = photo.astype(np.float32)
-    return (photo - photo.mean()) / (photo.std() + 1.0)
+    return (photo - photo.mean(axis=(-2, -1), keepdims=True)) / (photo.std(axis=(-2, -1), keepdims=True) + 1.0)
 
 
 def find_spots(gray: np.ndarray, die_side: float, floor: float = LEVEL_PEAK) -> list[Spot]:

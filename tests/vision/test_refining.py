@@ -91,3 +91,18 @@ def test_the_lean_judge_says_the_same_of_a_window_turned_a_quarter(level_dice):
     assert np.allclose(turned[:, 4], said[:, 4], atol=1e-4)
     # a point at (x, y) from a window's centre lies at (y, -x) in it turned a quarter (np.rot90, y down)
     assert np.allclose(turned[:, 6:8], np.stack([said[:, 7], -said[:, 6]], axis=1), atol=1e-4)
+
+
+def test_a_stack_of_windows_is_standardised_each_over_itself(level_dice):
+    """The networks' windows are standardised as one stack: each as it would be alone, whatever its neighbours'
+    exposure (a dim die beside a bright one)."""
+    windows = np.stack(
+        [
+            crop(gray * scale, die["center"], turn, side)[0]
+            for (gray, die, side, turn), scale in zip(level_dice[:3], (0.3, 1.0, 2.0))
+        ]
+    )
+    together = standardise(windows)
+    for window, alone in zip(windows, together):
+        assert np.array_equal(standardise(window), alone)
+        assert abs(float(alone.mean())) < 1e-4
