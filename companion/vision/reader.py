@@ -64,7 +64,7 @@ SEARCH_SHIFTS = tuple(
     for _, _, dt in SEARCH_TURNS
 )
 # a face less like one of the set's than FAINT_SURE less this at its best turn is not shifted too: no shift could make
-# it sure (shifting raised the bench's and fresh renders' 193 searched faces' likeness by 0.13 at most; 11 pass)
+# it sure (shifting raised the bench's and fresh renders' 212 searched faces' likeness by 0.13 at most; 13 pass)
 SEARCH_GAIN = 0.2
 LEANS_ON = 1.5  # sides: a cocked die this near a die read may lean on it (most cocked dice lie against another)
 SHADOW_EDGES = 0.35  # a "cocked die" whose edges are less steep than this share of the read dice's is a die's

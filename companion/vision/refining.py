@@ -103,9 +103,7 @@ def judge_lean(windows: np.ndarray) -> np.ndarray:
 
 def _windows(gray: np.ndarray, dice: list[Refined], view: View) -> np.ndarray:
     """A network's input: each die's window ``view``, standardised, as a batch of one-channel images."""
-    return standardise(np.stack([cut_square(gray, d.centre, d.turn, view.sides * d.side, view.px) for d in dice]))[
-        :, None
-    ]
+    return standardise(np.stack([crop(gray, d.centre, d.turn, d.side, view)[0] for d in dice]))[:, None]
 
 
 def _judged(die: Refined, row: np.ndarray) -> Refined:
