@@ -38,7 +38,11 @@ def square_warp(centre: tuple[float, float], turn: float, side: float, size: int
 
 def cut_square(gray: np.ndarray, centre: tuple[float, float], turn: float, side: float, size: int) -> np.ndarray:
     """The square ``side`` px across at ``centre`` turned ``turn`` degrees, as a size x size patch."""
-    warp = square_warp(centre, turn, side, size)
+    return warped(gray, square_warp(centre, turn, side, size), size)
+
+
+def warped(gray: np.ndarray, warp: np.ndarray, size: int) -> np.ndarray:
+    """The size x size patch a photo maps to by ``warp`` (the photo's edge repeated beyond it)."""
     return cv2.warpAffine(gray, warp, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -286,15 +287,20 @@ class DiceReader:
 
     def decide(self, vectors: np.ndarray) -> list[Decision]:
         """Each embedded face's nearest enrolled face (its most similar prototype) and the next nearest face."""
-        faces = sorted(set(self.labels))
-        similarity = vectors @ self.vectors.T
+        faces, order, starts = self._by_face
+        per_face = np.maximum.reduceat((vectors @ self.vectors.T)[:, order], starts, axis=1)
+        ranked = np.argsort(-per_face, axis=1)[:, :2]
+        best = np.take_along_axis(per_face, ranked, axis=1).tolist()
+        return [
+            Decision(faces[first], a, faces[second], a - b) for (first, second), (a, b) in zip(ranked.tolist(), best)
+        ]
+
+    @cached_property
+    def _by_face(self) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """The set's faces in order, its prototypes' rows ordered by face, and where each face's rows start."""
         labels = np.array(self.labels)
-        per_face = np.stack([similarity[:, labels == f].max(axis=1) for f in faces], axis=1)
-        decisions = []
-        for row in per_face:
-            first, second = np.argsort(-row)[:2]
-            decisions.append(Decision(faces[first], float(row[first]), faces[second], float(row[first] - row[second])))
-        return decisions
+        faces, starts = np.unique(labels[np.argsort(labels, kind="stable")], return_index=True)
+        return faces.tolist(), np.argsort(labels, kind="stable"), starts
 
 
 def _steepest(gray: np.ndarray, centre: tuple[float, float], side: float) -> float:

@@ -17,10 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-import cv2
 import numpy as np
 
-from .embedding import cut_square, square_warp
+from .embedding import square_warp, warped
 from .finding import Spot, standardise  # the window as the finder's photo: zero mean, unit spread
 from .networks import run
 
@@ -68,7 +67,7 @@ def crop(
         x, y = warp @ np.array([point[0] - 0.5, point[1] - 0.5, 1.0]) + 0.5  # (pixel k's centre at k + 0.5)
         return float(x), float(y)
 
-    return cut_square(gray, centre, turn, view.sides * side, view.px), to_window
+    return warped(gray, warp, view.px), to_window
 
 
 def refine(gray: np.ndarray, spots: list[Spot], side: float) -> list[Refined]:
@@ -78,7 +77,7 @@ def refine(gray: np.ndarray, spots: list[Spot], side: float) -> list[Refined]:
     if not dice:
         return []
     for _ in range(LOOKS):
-        dice = [_moved(d, row, REFINER_VIEW) for d, row in zip(dice, run(REFINER, _windows(gray, dice, REFINER_VIEW)))]
+        dice = _moved(dice, run(REFINER, _windows(gray, dice, REFINER_VIEW)), REFINER_VIEW)
     return dice
 
 
@@ -88,7 +87,8 @@ def judge(gray: np.ndarray, dice: list[Refined]) -> list[Refined]:
     as the mat round a level one)."""
     if not dice:
         return []
-    return [_judged(d, row) for d, row in zip(dice, judge_lean(_windows(gray, dice, LEAN_VIEW)))]
+    judged = _moved(dice, judge_lean(_windows(gray, dice, LEAN_VIEW)), LEAN_VIEW)
+    return [die._replace(level=j.level, body=j.body) for die, j in zip(dice, judged)]  # place, size, turn kept
 
 
 def judge_lean(windows: np.ndarray) -> np.ndarray:
@@ -106,20 +106,25 @@ def _windows(gray: np.ndarray, dice: list[Refined], view: View) -> np.ndarray:
     return standardise(np.stack([crop(gray, d.centre, d.turn, d.side, view)[0] for d in dice]))[:, None]
 
 
-def _judged(die: Refined, row: np.ndarray) -> Refined:
-    """``die`` as the lean judge's output ``row`` says: its level likelihood and body; its place, size and turn kept."""
-    judged = _moved(die, row, LEAN_VIEW)
-    return die._replace(level=judged.level, body=judged.body)
+def _moved(dice: list[Refined], rows: np.ndarray, view: View) -> list[Refined]:
+    """Each die moved as its row of the output of a network shown ``view`` says (places in half windows, turned
+    and scaled back to the photo: the inverse of ``crop``'s map)."""
+    rows = np.asarray(rows, np.float64)
+    centres = np.array([d.centre for d in dice], np.float64)
+    turns = np.array([d.turn for d in dice], np.float64)
+    sides = np.array([d.side for d in dice], np.float64)
+    reach = view.sides * sides / 2  # photo px a half window
+    cos, sin = np.cos(np.radians(turns)), np.sin(np.radians(turns))
 
+    def back(v: np.ndarray) -> np.ndarray:
+        return np.stack([cos * v[:, 0] - sin * v[:, 1], sin * v[:, 0] + cos * v[:, 1]], axis=1) * reach[:, None]
 
-def _moved(die: Refined, row: np.ndarray, view: View) -> Refined:
-    """``die`` moved as the output ``row`` of a network shown ``view`` says."""
-    half = view.px / 2
-    warp = square_warp(die.centre, die.turn, view.sides * die.side, view.px)
-    back = cv2.invertAffineTransform(warp)
-    x, y = back @ np.array([row[0] * half + half - 0.5, row[1] * half + half - 0.5, 1.0]) + 0.5
-    side = die.side * float(np.exp(np.clip(row[2], -0.5, 0.5)))
-    turn = (die.turn + 45 * float(np.clip(row[3], -1, 1))) % 90
-    level, found = (1 / (1 + np.exp(-row[4:6]))).tolist()
-    bx, by = back[:, :2] @ (row[6:8] * half)  # half windows, turned and scaled back to photo px
-    return Refined((float(x), float(y)), turn, side, level, found, (float(bx), float(by)))
+    places = (centres + back(rows[:, 0:2])).tolist()
+    bodies = back(rows[:, 6:8]).tolist()
+    new_sides = (sides * np.exp(np.clip(rows[:, 2], -0.5, 0.5))).tolist()
+    new_turns = ((turns + 45 * np.clip(rows[:, 3], -1, 1)) % 90).tolist()
+    level, found = (1 / (1 + np.exp(-rows[:, 4:6]))).T.tolist()
+    return [
+        Refined(tuple(place), turn, side, lv, fd, tuple(body))
+        for place, turn, side, lv, fd, body in zip(places, new_turns, new_sides, level, found, bodies)
+    ]

@@ -592,3 +592,19 @@ def test_every_bench_set_is_read_without_a_guess(folder):
         stray += [(path.stem, flag) for flag in flags_at_no_die(reading, truth)]
     assert right >= 0.9 * level
     assert len(stray) <= (len(photos) if folder == "tablecloths" else 0), stray
+
+
+def test_a_face_is_named_by_its_likeliest_prototype_and_the_next_face_by_its():
+    """A face's likeness is its most similar prototype's (not their mean); the runner-up is the next face, never
+    another prototype of the same one, whatever order the prototypes were enrolled in."""
+    from companion.vision.reader import Decision
+
+    axes = np.eye(4, dtype=np.float32)
+    tilted = (axes[0] + axes[1]) / np.sqrt(2)
+    vectors = np.stack([axes[2], axes[0], tilted, axes[3], axes[1]])
+    reader = DiceReader(30.0, vectors, ["ribs", "skull", "skull", "pelvis", "spine"])
+    near_skull = np.array([[0.9, 0.3, 0.35, 0.0]], np.float32)
+    (decision,) = reader.decide(near_skull / np.linalg.norm(near_skull))
+    s = near_skull[0] / np.linalg.norm(near_skull)
+    assert decision == pytest.approx(Decision("skull", float(s[0]), "ribs", float(s[0] - s[2])))
+    assert reader.decide(np.zeros((0, 4), np.float32)) == []

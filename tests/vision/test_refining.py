@@ -106,3 +106,28 @@ def test_a_stack_of_windows_is_standardised_each_over_itself(level_dice):
     for window, alone in zip(windows, together):
         assert np.array_equal(standardise(window), alone)
         assert abs(float(alone.mean())) < 1e-4
+
+
+@pytest.mark.parametrize("turn", [0.0, 17.0, 63.0, 89.0])
+def test_a_place_a_network_names_in_its_window_is_that_place_in_the_photo(turn):
+    """The refiner's and the lean judge's places (the top face's, the body's) come in half windows; each die is moved
+    to the photo point its window shows there: the inverse of ``crop``'s map, whatever the window's turn."""
+    from companion.vision.refining import REFINER_VIEW, Refined, _moved
+
+    photo = np.zeros((400, 400), np.uint8)
+    die = Refined((180.0, 210.0), turn, 40.0, 1.0, 1.0)
+    half = REFINER_VIEW.px / 2
+    _, to_window = crop(photo, die.centre, die.turn, die.side)
+    places = [(195.0, 200.0), (170.5, 222.0), (180.0, 210.0)]
+    rows = []
+    for x, y in places:
+        wx, wy = to_window((x, y))
+        rows.append([(wx - half) / half, (wy - half) / half, 0.0, 0.0, 0.0, 0.0, (wx - half) / half, 0.0])
+    moved = _moved([die] * len(places), np.array(rows), REFINER_VIEW)
+    for (x, y), got in zip(places, moved):
+        assert got.centre == pytest.approx((x, y), abs=1e-6)
+        assert got.side == die.side and got.turn == pytest.approx(turn) and got.level == 0.5
+    # the body's place is a step from the top face's: turned and scaled back, not moved
+    (x, y), (bx, by) = places[0], moved[0].body
+    step_x, step_y = np.subtract(to_window((x + bx, y + by)), to_window((x, y)))
+    assert (step_x, step_y) == pytest.approx((rows[0][6] * half, 0.0), abs=1e-6)
