@@ -28,10 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import pin_one_core, time_ms  # noqa: E402  (first: it sets one BLAS thread before numpy loads)
+
+# isort: split
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from bench.common import pin_one_core, time_ms  # noqa: E402  (before numpy: it sets one BLAS thread)
 from bench.truth import at_true_top_faces, on_die, true_turn  # noqa: E402
 from companion.vision import networks  # noqa: E402
 

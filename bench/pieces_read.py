@@ -19,10 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import pin_one_core  # noqa: E402  (first: it sets one BLAS thread before numpy loads)
+
+# isort: split
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-
-from bench.common import pin_one_core  # noqa: E402  (before numpy: it sets one BLAS thread)
 
 DATA = Path(__file__).resolve().parent / "data" / "pieces"
 SETS = ("dev", "heldout", "tilted", "touching", "printed", "printed-white", "printed-night")

@@ -1,8 +1,16 @@
 """The dice bench's own counting, and the refiner's training windows: a figure is only as true as its count."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from bench.dice_read import matched
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
 def test_one_reading_counts_for_the_die_it_is_nearest_not_for_a_die_it_covers_too():
@@ -49,3 +57,25 @@ def test_the_lean_bench_counts_each_true_die_once_by_the_die_found_on_it(tmp_pat
     n = judged(tmp_path, range(6, 9))
     assert (n["level"], n["level found"], n["tilted"], n["tilted found"]) == (13, 13, 5, 5)
     assert n["tilted cocked"] >= 2
+
+
+@pytest.mark.parametrize("script", sorted(p.stem for p in BENCH.glob("*.py") if "pin_one_core()" in p.read_text()))
+def test_a_bench_on_one_core_loads_numpy_with_one_blas_thread(script):
+    """bench.common asks numpy's BLAS for one thread, but only a BLAS loaded after it hears: loaded before (by cv2,
+    say), its second thread ran on the other core, and on a busy machine an (18, 64) by (64, 572) product took
+    16 ms, not 0.08."""
+    spy = (
+        "import builtins, os\n"
+        "heard = []\n"
+        "load = builtins.__import__\n"
+        "def spy(name, *args, **kwargs):\n"
+        "    if name.split('.')[0] in ('numpy', 'cv2') and not heard:\n"
+        "        heard.append(os.environ.get('OPENBLAS_NUM_THREADS'))\n"
+        "    return load(name, *args, **kwargs)\n"
+        "builtins.__import__ = spy\n"
+        f"import bench.{script}\n"
+        "print(heard[0] if heard else 'no numpy')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", spy], cwd=BENCH.parent, env=env, capture_output=True, text=True)
+    assert out.stdout.strip() in ("1", "no numpy"), out.stderr
