@@ -40,7 +40,7 @@ SIZE_ERROR = 0.25  # the guessed side is the true one times e to +- this
 TURN_ERROR = 5.0  # degrees (spread), clipped at TURN_CLIP
 TURN_CLIP = 20.0
 NAMES = ("window", "refined")  # the ONNX input's and output's
-CHANNELS = (16, 32, 64)  # the trunk's widths: ~9.5 M multiply-adds a window, ~1 ms on one core here
+CHANNELS = (16, 32, 64)  # the trunk's widths: ~9.3 M multiply-adds a window, ~0.5 ms on one core here
 OUTPUTS = 8  # centre x, y (in half windows), log size ratio, turn (in 45 degrees), level logit, die logit, and
 # where the die's body shows beyond its top (x, y in half windows)
 BODY_ERROR = 0.05  # of a side: the spread the body's place is learned in units of
@@ -48,8 +48,8 @@ PER_PHOTO = 8  # windows a batch takes from one Blender photo (its dice and plac
 HEADS = {"kind": "heads.2.", "body": "heads.3."}  # the heads --learn can teach alone (size and turn: 0, 1)
 
 
-def network(px: int = REFINER_VIEW.px):
-    """The refiner's network for windows ``px`` across."""
+def network(px: int = REFINER_VIEW.px, channels: tuple[int, int, int] = CHANNELS):
+    """The refiner's network for windows ``px`` across, its trunk ``channels`` wide."""
     import torch
     import torch.nn as nn
 
@@ -67,7 +67,7 @@ def network(px: int = REFINER_VIEW.px):
 
         def __init__(self) -> None:
             super().__init__()
-            a, b, c = CHANNELS
+            a, b, c = channels
             self.trunk = nn.Sequential(
                 *conv(1, a, 2), *conv(a, b), *conv(b, b, 2), *conv(b, c), *conv(c, c, dilation=2)
             )
@@ -161,14 +161,15 @@ def main() -> None:
     share = ("--photo-share", {"type": float, "default": 0.5, "help": "with --photos: of each batch, from them"})
     sides = ("--window", {"type": float, "default": REFINER_VIEW.sides, "help": "the window's side, in die sides"})
     px = ("--px", {"type": int, "default": REFINER_VIEW.px, "help": "the window's side in px (a multiple of 8)"})
-    extra = (start, learn, peak, photos, share, sides, px)
+    widths = ("--channels", {"type": _widths, "default": CHANNELS, "help": "the trunk's three widths, as 16,32,64"})
+    extra = (start, learn, peak, photos, share, sides, px, widths)
     args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=extra)
     shot = rendered(args.photos) if args.photos else []
     if args.photos and not shot:
         raise SystemExit(f"{args.photos}: no photo-*.jpg with dice in it")
     rng = np.random.default_rng(args.seed)
     view = View(args.window, args.px)
-    net = network(view.px)
+    net = network(view.px, args.channels)
     if args.learn != "all" and not args.start_from:
         raise SystemExit(f"--learn {args.learn} needs --start-from: a head learns alone on a trained refiner only")
     if args.start_from:  # its batch norms' statistics are kept as trained (the export fused them)
@@ -237,6 +238,11 @@ def main() -> None:
                 net.train(not args.start_from)
     export(net, args.out, view.px, NAMES)
     print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
+
+
+def _widths(text: str) -> tuple[int, int, int]:
+    a, b, c = (int(w) for w in text.split(","))
+    return a, b, c
 
 
 if __name__ == "__main__":
