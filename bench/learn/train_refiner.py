@@ -12,6 +12,8 @@ guessed, how much more it is turned, how likely a level die and a die at all lie
 the die's body (its centre) shows from its top face's centre. With --start-from, training goes on
 from a trained refiner: --learn body or kind teaches that head alone (level and die: kind), every
 other weight kept as it is; --learn all fine-tunes every weight, batch norms' statistics kept.
+--channels sets the trunk's widths; --teacher makes a trained network's outputs the targets (a
+narrower trunk learning a shipped network's answers: every output, at every window).
 
 Training examples are cut from procedural scenes (bench/learn/scenes.py) drawn at a die of about
 32 px, round each die with the finder's kind of error (centre, size, turn), and round places
@@ -161,8 +163,12 @@ def main() -> None:
     share = ("--photo-share", {"type": float, "default": 0.5, "help": "with --photos: of each batch, from them"})
     sides = ("--window", {"type": float, "default": REFINER_VIEW.sides, "help": "the window's side, in die sides"})
     px = ("--px", {"type": int, "default": REFINER_VIEW.px, "help": "the window's side in px (a multiple of 8)"})
+    teacher = (
+        "--teacher",
+        {"type": Path, "help": "a trained refiner (.onnx) whose outputs are learned, not the truth's"},
+    )
     widths = ("--channels", {"type": _widths, "default": CHANNELS, "help": "the trunk's three widths, as 16,32,64"})
-    extra = (start, learn, peak, photos, share, sides, px, widths)
+    extra = (start, learn, peak, photos, share, sides, px, widths, teacher)
     args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=extra)
     shot = rendered(args.photos) if args.photos else []
     if args.photos and not shot:
@@ -183,6 +189,7 @@ def main() -> None:
     SPREADS = torch.tensor([centre_spread, centre_spread, SIZE_ERROR / 2, TURN_ERROR / 45])
     BODY_SPREAD = BODY_ERROR / view.sides * 2
     opt = torch.optim.AdamW([w for w in net.parameters() if w.requires_grad], lr=args.lr, weight_decay=1e-4)
+    mentor = _session(args.teacher) if args.teacher else None
     pool: list[tuple[np.ndarray, list[dict]]] = []
     started, step, losses = time.perf_counter(), 0, []
     budget = args.minutes * 60
@@ -210,6 +217,9 @@ def main() -> None:
             x = torch.from_numpy(np.stack([standardise(w) for w, _ in batch])[:, None])
             t = torch.from_numpy(np.array([target for _, target in batch], np.float32))
             out = net(x)
+            if args.teacher:  # its outputs in place of the truth's: places, size, turn and body everywhere, its odds
+                said = torch.from_numpy(mentor.run(None, {mentor.get_inputs()[0].name: x.numpy()})[0])
+                t = torch.cat([said[:, :4], torch.sigmoid(said[:, 4:6]), torch.ones_like(t[:, 6:7]), said[:, 6:8]], 1)
             regress = t[:, 6:7]
             # each in units of its own spread, so a small one (the centre, the turn) weighs as much as the size
             geometry = F.smooth_l1_loss(out[:, :4] / SPREADS, t[:, :4] / SPREADS, reduction="none", beta=0.5)
@@ -238,6 +248,14 @@ def main() -> None:
                 net.train(not args.start_from)
     export(net, args.out, view.px, NAMES)
     print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
+
+
+def _session(path: Path):
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
 def _widths(text: str) -> tuple[int, int, int]:

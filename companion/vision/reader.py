@@ -299,8 +299,9 @@ class DiceReader:
     def _by_face(self) -> tuple[list[str], np.ndarray, np.ndarray]:
         """The set's faces in order, its prototypes' rows ordered by face, and where each face's rows start."""
         labels = np.array(self.labels)
-        faces, starts = np.unique(labels[np.argsort(labels, kind="stable")], return_index=True)
-        return faces.tolist(), np.argsort(labels, kind="stable"), starts
+        order = np.argsort(labels, kind="stable")
+        faces, starts = np.unique(labels[order], return_index=True)
+        return faces.tolist(), order, starts
 
 
 def _steepest(gray: np.ndarray, centre: tuple[float, float], side: float) -> float:
