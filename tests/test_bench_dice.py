@@ -65,7 +65,7 @@ def test_a_bench_on_one_core_loads_numpy_with_one_blas_thread(script):
     say), its second thread ran on the other core, and on a busy machine an (18, 64) by (64, 572) product took
     16 ms, not 0.08."""
     spy = (
-        "import builtins, os\n"
+        "import builtins, os, sys\n"
         "heard = []\n"
         "load = builtins.__import__\n"
         "def spy(name, *args, **kwargs):\n"
@@ -73,6 +73,7 @@ def test_a_bench_on_one_core_loads_numpy_with_one_blas_thread(script):
         "        heard.append(os.environ.get('OPENBLAS_NUM_THREADS'))\n"
         "    return load(name, *args, **kwargs)\n"
         "builtins.__import__ = spy\n"
+        f"sys.path.append({str(BENCH.parent)!r})\n"  # after site-packages: an installed companion stays first
         f"import bench.{script}\n"
         "print(heard[0] if heard else 'no numpy')\n"
     )
