@@ -32,6 +32,7 @@ import numpy as np
 from bench.learn.scenes import scene
 from bench.learn.training import arguments, cosine_decay, export, start_options, trained_on
 from companion.vision.finding import standardise
+from companion.vision.networks import run
 from companion.vision.refining import REFINER_VIEW, View, crop
 
 SCENE = 128  # px: a training photo
@@ -173,6 +174,8 @@ def main() -> None:
     shot = rendered(args.photos) if args.photos else []
     if args.photos and not shot:
         raise SystemExit(f"{args.photos}: no photo-*.jpg with dice in it")
+    if args.teacher and not args.teacher.is_file():
+        raise SystemExit(f"{args.teacher}: no such network file")
     rng = np.random.default_rng(args.seed)
     view = View(args.window, args.px)
     net = network(view.px, args.channels)
@@ -189,7 +192,6 @@ def main() -> None:
     SPREADS = torch.tensor([centre_spread, centre_spread, SIZE_ERROR / 2, TURN_ERROR / 45])
     BODY_SPREAD = BODY_ERROR / view.sides * 2
     opt = torch.optim.AdamW([w for w in net.parameters() if w.requires_grad], lr=args.lr, weight_decay=1e-4)
-    mentor = _session(args.teacher) if args.teacher else None
     pool: list[tuple[np.ndarray, list[dict]]] = []
     started, step, losses = time.perf_counter(), 0, []
     budget = args.minutes * 60
@@ -218,7 +220,7 @@ def main() -> None:
             t = torch.from_numpy(np.array([target for _, target in batch], np.float32))
             out = net(x)
             if args.teacher:  # its outputs in place of the truth's: places, size, turn and body everywhere, its odds
-                said = torch.from_numpy(mentor.run(None, {mentor.get_inputs()[0].name: x.numpy()})[0])
+                said = torch.from_numpy(run(str(args.teacher.resolve()), x.numpy()))  # (an absolute path: that file)
                 t = torch.cat([said[:, :4], torch.sigmoid(said[:, 4:6]), torch.ones_like(t[:, 6:7]), said[:, 6:8]], 1)
             regress = t[:, 6:7]
             # each in units of its own spread, so a small one (the centre, the turn) weighs as much as the size
@@ -248,14 +250,6 @@ def main() -> None:
                 net.train(not args.start_from)
     export(net, args.out, view.px, NAMES)
     print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
-
-
-def _session(path: Path):
-    import onnxruntime
-
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
-    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
 def _widths(text: str) -> tuple[int, int, int]:
