@@ -48,10 +48,13 @@ def targets(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return heat, reg
 
 
-def sample(board: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A crop of a board (SIZE px) and its centres in crop px, resized, flipped, turned and spoilt at random."""
+def sample(
+    board: tuple[np.ndarray, np.ndarray], rng: np.random.Generator, resize: tuple[float, float] = RESIZE
+) -> tuple[np.ndarray, np.ndarray]:
+    """A crop of a board (SIZE px) and its centres in crop px, resized (by ``resize``'s range), flipped, turned and
+    spoilt at random."""
     grey, points = board
-    f = rng.uniform(*RESIZE)
+    f = rng.uniform(*resize)
     grey = cv2.resize(grey, None, fx=f, fy=f, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
     h, w = grey.shape
     x0, y0 = int(rng.integers(0, w - SIZE + 1)), int(rng.integers(0, h - SIZE + 1))
@@ -84,8 +87,16 @@ def main() -> None:
     import torch
 
     boards_dir = ("--boards", {"type": Path, "required": True})
+    resize = (
+        "--resize",
+        {
+            "type": lambda text: tuple(float(v) for v in text.split(",")),
+            "default": RESIZE,
+            "help": "LOW,HIGH: the range the crops are resized by (the pieces' size tells an arm from a leg)",
+        },
+    )
     start, peak = start_options("piece finder", lr=3e-3)
-    args = arguments(__doc__, batch=16, extra=(boards_dir, start, peak))
+    args = arguments(__doc__, batch=16, extra=(boards_dir, resize, start, peak))
     rng = np.random.default_rng(args.seed)
     net = network(CHANNELS, DILATIONS)
     started_from(net, args.start_from, "piece finder")
@@ -100,7 +111,7 @@ def main() -> None:
         names = list(boards)
         x, heats, regs = [], [], []
         for k in rng.integers(len(names), size=args.batch):
-            crop, pts = sample(boards[names[k]], rng)
+            crop, pts = sample(boards[names[k]], rng, args.resize)
             h, r = targets(pts)
             x.append(crop)
             heats.append(h)

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.vision import pieces
 from companion.vision.piece_finding import OVERLAP, PieceSpot
 from companion.vision.pieces import PIECE_TYPES, WORK, PieceReader, _working_grey, graves_to_read, shapes_in_mask
 
@@ -97,3 +98,30 @@ def test_the_finders_pieces_are_counted_only_when_it_is_sure_of_each(reader, two
     assert reader._found_in(shape, [sure[0], spot(*b, arm=0.8, pair=0.35)]) == []  # maybe two across each other
     assert reader._found_in(shape, sure[:1]) == []  # one arm is half the blob: another piece it did not see
     assert reader._found_in(shape, []) == []
+
+
+def test_a_limb_the_finder_is_sure_is_the_other_limb_is_flagged(reader, monkeypatch):
+    """An arm is a leg's shape, thinner and shorter: where the outline names a lone leg and the finder is sure of an
+    arm there, the grave is flagged, not counted (a white card's arm, tilted, was counted a leg by its outline)."""
+    seen, truth = board("board-01100")
+    plain = reader.read(*seen)
+    grave, leg = next(
+        (name, p["center"])
+        for name, counts in truth["graves"].items()
+        if plain["graves"][name] == counts and not flags_in(plain, seen.graves[name])
+        for p in truth["pieces"]
+        if p["type"] == "leg" and p.get("grave") == name
+    )
+    at = (leg[0] * WORK, leg[1] * WORK)
+    found = pieces.find_pieces
+
+    def an_arm_where_the_leg_is(gray, piece_area):
+        spots = [s for s in found(gray, piece_area) if np.hypot(s.centre[0] - at[0], s.centre[1] - at[1]) > 15]
+        return [*spots, spot(*at, arm=0.9, leg=0.05)]
+
+    monkeypatch.setattr(pieces, "find_pieces", an_arm_where_the_leg_is)
+    reading = reader.read(*seen)
+    assert reading["graves"][grave]["leg"] == truth["graves"][grave]["leg"] - 1
+    (flag,) = flags_in(reading, seen.graves[grave])
+    assert np.hypot(flag["center"][0] - leg[0], flag["center"][1] - leg[1]) < 30
+    assert flag["why"].startswith("leg or arm")
