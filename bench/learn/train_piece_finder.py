@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from bench.learn.train_finder import focal, network
-from bench.learn.training import arguments, descend, export, report, start_options, started_from
+from bench.learn.training import arguments, comma_list, descend, export, report, start_options, started_from
 from companion.vision.finding import STRIDE, standardise
 from companion.vision.piece_finding import CHANNELS, DILATIONS, HEATS
 
@@ -90,7 +90,7 @@ def main() -> None:
     resize = (
         "--resize",
         {
-            "type": lambda text: tuple(float(v) for v in text.split(",")),
+            "type": comma_list(float, 2),
             "default": RESIZE,
             "help": "LOW,HIGH: the range the crops are resized by (the pieces' size tells an arm from a leg)",
         },

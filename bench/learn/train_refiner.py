@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.learn.scenes import scene
-from bench.learn.training import arguments, cosine_decay, export, start_options, trained_on
+from bench.learn.training import arguments, comma_list, cosine_decay, export, start_options, trained_on
 from companion.vision.finding import standardise
 from companion.vision.networks import run
 from companion.vision.refining import REFINER_VIEW, View, crop
@@ -168,7 +168,10 @@ def main() -> None:
         "--teacher",
         {"type": Path, "help": "a trained refiner (.onnx) whose outputs are learned, not the truth's"},
     )
-    widths = ("--channels", {"type": _widths, "default": CHANNELS, "help": "the trunk's three widths, as 16,32,64"})
+    widths = (
+        "--channels",
+        {"type": comma_list(int, 3), "default": CHANNELS, "help": "the trunk's three widths, as 16,32,64"},
+    )
     extra = (start, learn, peak, photos, share, sides, px, widths, teacher)
     args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=extra)
     shot = rendered(args.photos) if args.photos else []
@@ -250,11 +253,6 @@ def main() -> None:
                 net.train(not args.start_from)
     export(net, args.out, view.px, NAMES)
     print(f"wrote {args.out} after {step} steps ({(time.perf_counter() - started) / 60:.1f} min)")
-
-
-def _widths(text: str) -> tuple[int, int, int]:
-    a, b, c = (int(w) for w in text.split(","))
-    return a, b, c
 
 
 if __name__ == "__main__":

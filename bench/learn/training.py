@@ -77,6 +77,22 @@ def arguments(
     return args
 
 
+def comma_list(kind: type, count: int):
+    """An argparse type: ``count`` values of ``kind`` written "a,b,..." (a clear error when the count is wrong)."""
+    import argparse
+
+    def parse(text: str) -> tuple:
+        try:
+            values = tuple(kind(v) for v in text.split(","))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: not {count} {kind.__name__} values") from None
+        if len(values) != count:
+            raise argparse.ArgumentTypeError(f"{text!r}: {count} values wanted, as a,b{',c' * (count - 2)}")
+        return values
+
+    return parse
+
+
 def start_options(what: str, lr: float) -> tuple[tuple[str, dict], tuple[str, dict]]:
     """The ``--start-from`` (a trained ``what``, ONNX, to go on from) and ``--lr`` (peak, ``lr`` unless told)
     options, for ``arguments``'s ``extra``."""

@@ -712,7 +712,7 @@ class PieceReader:
             if not _has_a_cut_edge(gray, blob.contour):
                 continue  # light on the board, not a piece
             for shape, grave, kind, why in self._pieces_in(mask, blob, graves, spots):
-                if spots and (other := _limb_in_doubt(shape, kind, spots())):
+                if kind in LIMBS and spots and (other := _limb_in_doubt(shape, kind, spots())):
                     kind, why = None, f"{kind} or {other}: its outline and the piece finder disagree"
                 if kind is None and board_edge and shape.at_border and grave is None:
                     continue
@@ -740,12 +740,10 @@ def _sure_type(spot: PieceSpot) -> str | None:
     return PIECE_TYPES[int(np.argmax(spot.heats[:OVERLAP]))] if first >= FOUND and second < CLEAR else None
 
 
-def _limb_in_doubt(shape: Shape, kind: str | None, spots: list[PieceSpot]) -> str | None:
+def _limb_in_doubt(shape: Shape, kind: str, spots: list[PieceSpot]) -> str | None:
     """For a blob the outline names an arm or a leg, the other limb when the finder is sure of it there and not of
     ``kind``, else None: an arm is a leg's shape, thinner and shorter, and a tilt or a card's margin can mislead the
     outline's measures (a white card's arm, tilted, was counted a leg), where the finder sees the whole piece."""
-    if kind not in LIMBS:
-        return None
     other = LIMBS[1 - LIMBS.index(kind)]
     sure = {_sure_type(s) for s in _spots_in(shape, spots)}
     return other if other in sure and kind not in sure else None
