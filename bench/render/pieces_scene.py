@@ -148,13 +148,29 @@ def _inside(mask: np.ndarray, point: np.ndarray) -> bool:
     return 0 <= y < mask.shape[0] and 0 <= x < mask.shape[1] and mask[y, x] > 0
 
 
-def _placed(canvas: np.ndarray, x: float, y: float, angle: float) -> np.ndarray:
-    """A piece's own square canvas (mask, art or colours) turned ``angle`` degrees and centred at (x, y) on the board."""
+SHADOW_REACH = 20  # px round a piece its shadow reaches: moved (6, 5) and blurred (sigma 4, 12 px)
+Window = tuple[slice, slice]  # the board's rows and columns a piece covers
+
+
+def _placed(canvas: np.ndarray, x: float, y: float, angle: float, margin: int = 0) -> tuple[Window, np.ndarray]:
+    """A piece's own square canvas (mask, art or colours) turned ``angle`` degrees and centred at (x, y) on the board:
+    the board's window it covers (``margin`` px more round it) and the canvas warped into it (a whole-board warp
+    a piece made a board take 10 s)."""
     size = canvas.shape[0]
+    reach = size * 0.71 + 2 + margin  # half the square's diagonal: all it covers at any turn, and a px to blend
+    x0, y0 = min(W - 1, max(0, int(x - reach))), min(H - 1, max(0, int(y - reach)))
+    x1, y1 = max(x0 + 1, min(W, int(x + reach) + 1)), max(y0 + 1, min(H, int(y + reach) + 1))
     m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
-    m[0, 2] += x - size / 2
-    m[1, 2] += y - size / 2
-    return cv2.warpAffine(canvas, m, (W, H))
+    m[0, 2] += x - size / 2 - x0
+    m[1, 2] += y - size / 2 - y0
+    return (slice(y0, y1), slice(x0, x1)), cv2.warpAffine(canvas, m, (x1 - x0, y1 - y0))
+
+
+def _on_board(window: Window, covered: np.ndarray) -> np.ndarray:
+    """Where a piece lies on the board (H, W), from where it lies in its window."""
+    on = np.zeros((H, W), bool)
+    on[window] = covered
+    return on
 
 
 def _paste(
@@ -162,19 +178,21 @@ def _paste(
 ) -> np.ndarray:
     """A cut-out piece of ``design``: its body colour, ``art`` in its ink. Where it lies on the board."""
     body, ink = DESIGNS[design]
-    wm = _shadowed(img, mask, x, y, angle)
-    wa = _placed(art, x, y, angle).astype(np.float32)[..., None] / 255
+    window, wm = _shadowed(img, mask, x, y, angle)
+    wa = _placed(art, x, y, angle, SHADOW_REACH)[1].astype(np.float32)[..., None] / 255
     colour = np.array(body, np.float32) * (1 - wa) + np.array(ink, np.float32) * wa
-    img[:] = img * (1 - wm) + colour * wm
-    return wm[..., 0] > 0.5
+    img[window] = img[window] * (1 - wm) + colour * wm
+    return _on_board(window, wm[..., 0] > 0.5)
 
 
-def _shadowed(img: np.ndarray, mask: np.ndarray, x: float, y: float, angle: float) -> np.ndarray:
-    """The shadow of a piece laid at (x, y) turned ``angle`` cast on ``img``; the piece's weight per px (H, W, 1)."""
-    wm = _placed(mask, x, y, angle).astype(np.float32)[..., None] / 255
+def _shadowed(img: np.ndarray, mask: np.ndarray, x: float, y: float, angle: float) -> tuple[Window, np.ndarray]:
+    """The shadow of a piece laid at (x, y) turned ``angle`` cast on ``img``; the piece's window (its shadow's
+    reach round it) and its weight per px there (h, w, 1)."""
+    window, placed = _placed(mask, x, y, angle, SHADOW_REACH)
+    wm = placed.astype(np.float32)[..., None] / 255
     shadow = cv2.GaussianBlur(np.roll(wm[..., 0], (6, 5), axis=(0, 1)), (0, 0), 4)[..., None]
-    img[:] = img * (1 - 0.35 * shadow)
-    return wm
+    img[window] = img[window] * (1 - 0.35 * shadow)
+    return window, wm
 
 
 def _paste_colour(
@@ -182,21 +200,25 @@ def _paste_colour(
 ) -> np.ndarray:
     """A piece (its mask and colours on its own canvas) laid at (x, y) turned ``angle``, its shadow under it;
     ``glare`` > 0: a lamp's highlight this strong across part of it. Where it lies on the board."""
-    wm = _shadowed(img, mask, x, y, angle)
-    placed = _placed(colour, x, y, angle)
+    window, wm = _shadowed(img, mask, x, y, angle)
+    placed = _placed(colour, x, y, angle, SHADOW_REACH)[1]
     if glare:
-        placed += (255 - placed) * _highlight(x, y, colour.shape[0], glare, angle)[..., None]
-    img[:] = img * (1 - wm) + placed * wm
-    return wm[..., 0] > 0.5
+        placed += (255 - placed) * _highlight(x, y, colour.shape[0], glare, angle, window)[..., None]
+    img[window] = img[window] * (1 - wm) + placed * wm
+    return _on_board(window, wm[..., 0] > 0.5)
 
 
-def _highlight(x: float, y: float, size: int, strength: float, seed: float) -> np.ndarray:
-    """A soft bright ellipse (0-``strength``) somewhere over a piece ``size`` px across centred at (x, y)."""
+def _highlight(
+    x: float, y: float, size: int, strength: float, seed: float, window: Window = (slice(0, H), slice(0, W))
+) -> np.ndarray:
+    """A soft bright ellipse (0-``strength``) somewhere over a piece ``size`` px across centred at (x, y), over the
+    board's ``window``."""
     rnd = random.Random(round(seed * 1000))
-    spot = np.zeros((H, W), np.float32)
+    rows, cols = window
+    spot = np.zeros((rows.stop - rows.start, cols.stop - cols.start), np.float32)
     cx, cy = x + rnd.uniform(-0.25, 0.25) * size, y + rnd.uniform(-0.25, 0.25) * size
     axes = (int(rnd.uniform(0.12, 0.3) * size), int(rnd.uniform(0.05, 0.15) * size))
-    cv2.ellipse(spot, (int(cx), int(cy)), axes, rnd.uniform(0, 180), 0, 360, 1.0, -1)
+    cv2.ellipse(spot, (int(cx) - cols.start, int(cy) - rows.start), axes, rnd.uniform(0, 180), 0, 360, 1.0, -1)
     return strength * cv2.GaussianBlur(spot, (0, 0), max(2.0, axes[1] / 2))
 
 
@@ -298,13 +320,15 @@ def render_board(
                 if any(gx0 - 90 < x < gx1 + 90 and gy0 - 90 < y < gy1 + 90 for gx0, gy0, gx1, gy1 in GRAVES.values()):
                     continue
             angle = rng.uniform(0, 360)
-            footprint = cv2.dilate(_placed(mask, x, y, angle), np.ones((25, 25), np.uint8)) > 0
-            if not (footprint & occupied).any():
+            window, placed = _placed(mask, x, y, angle, ROOM)
+            footprint = cv2.dilate(placed, np.ones((2 * ROOM + 1, 2 * ROOM + 1), np.uint8)) > 0
+            if not (footprint & occupied[window]).any():
                 break
         else:
             continue
         on = lay(mask, paint, design, x, y, angle)
-        occupied |= on | footprint
+        occupied |= on
+        occupied[window] |= footprint
         laid |= on
         _record(truth, kind, x, y, grave)
     for _ in range(touching):
@@ -336,6 +360,7 @@ def _record(truth: dict, kind: str, x: float, y: float, grave: str | None) -> No
         truth["outside"][kind] += 1
 
 
+ROOM = 12  # px kept clear round a piece laid apart from the others
 TOUCH = 4  # px: a piece laid against another comes this close to it, or closer (never over it)
 
 
@@ -355,8 +380,9 @@ def _lay_against(truth: dict, laid: np.ndarray, crossed: np.ndarray, rng: random
         if not (x0 + 70 < x < x1 - 70 and y0 + 70 < y < y1 - 70):
             continue
         angle = rng.uniform(0, 360)
-        on = _placed(mask, x, y, angle) > 127
-        if (on & laid).any() or not (on & near).any() or (on & crossed).any():
+        window, placed = _placed(mask, x, y, angle)
+        on = placed > 127
+        if (on & laid[window]).any() or not (on & near[window]).any() or (on & crossed[window]).any():
             continue
         laid |= lay(mask, paint, design, x, y, angle)
         _record(truth, kind, x, y, other["grave"])
