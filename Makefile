@@ -63,9 +63,10 @@ train: venv
 ## Dev only: torch, the `train` extra.
 train-pieces: venv
 	$(BIN)/pip install -q -e '.[train]'
-	$(BIN)/python -m bench.learn.piece_boards build/piece-boards --boards 600 --workers 2
+	$(BIN)/python -m bench.learn.piece_boards build/piece-boards --boards 1000 --workers 2
 	$(BIN)/python -m bench.learn.train_piece_finder models/networks/piece-finder.onnx --boards build/piece-boards --minutes 55 --threads 2
 	$(BIN)/python -m bench.learn.train_piece_finder models/networks/piece-finder.onnx --boards build/piece-boards --start-from models/networks/piece-finder.onnx --lr 1e-3 --resize 0.94,1.07 --minutes 35 --threads 2
+	$(BIN)/python -m bench.learn.train_piece_finder models/networks/piece-finder.onnx --boards build/piece-boards --start-from models/networks/piece-finder.onnx --lr 1e-3 --resize 0.94,1.07 --minutes 45 --threads 2
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
