@@ -87,7 +87,7 @@ def comma_list(kind: type, count: int):
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r}: not {count} {kind.__name__} values") from None
         if len(values) != count:
-            raise argparse.ArgumentTypeError(f"{text!r}: {count} values wanted, as a,b{',c' * (count - 2)}")
+            raise argparse.ArgumentTypeError(f"{text!r}: {count} values wanted, as {','.join('abcdefgh'[:count])}")
         return values
 
     return parse

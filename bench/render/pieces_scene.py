@@ -21,6 +21,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .placing import Window, turned_onto
+
 W, H = 1920, 1080
 TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
 GRAVES = {
@@ -149,21 +151,12 @@ def _inside(mask: np.ndarray, point: np.ndarray) -> bool:
 
 
 SHADOW_REACH = 20  # px round a piece its shadow reaches: moved (6, 5) and blurred (sigma 4, 12 px)
-Window = tuple[slice, slice]  # the board's rows and columns a piece covers
 
 
 def _placed(canvas: np.ndarray, x: float, y: float, angle: float, margin: int = 0) -> tuple[Window, np.ndarray]:
     """A piece's own square canvas (mask, art or colours) turned ``angle`` degrees and centred at (x, y) on the board:
-    the board's window it covers (``margin`` px more round it) and the canvas warped into it (a whole-board warp
-    a piece made a board take 10 s)."""
-    size = canvas.shape[0]
-    reach = size * 0.71 + 2 + margin  # half the square's diagonal: all it covers at any turn, and a px to blend
-    x0, y0 = min(W - 1, max(0, int(x - reach))), min(H - 1, max(0, int(y - reach)))
-    x1, y1 = max(x0 + 1, min(W, int(x + reach) + 1)), max(y0 + 1, min(H, int(y + reach) + 1))
-    m = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
-    m[0, 2] += x - size / 2 - x0
-    m[1, 2] += y - size / 2 - y0
-    return (slice(y0, y1), slice(x0, x1)), cv2.warpAffine(canvas, m, (x1 - x0, y1 - y0))
+    the board's window it covers (``margin`` px more round it) and the canvas warped into it."""
+    return turned_onto(canvas, x, y, angle, W, H, margin)
 
 
 def _on_board(window: Window, covered: np.ndarray) -> np.ndarray:
@@ -327,8 +320,7 @@ def render_board(
         else:
             continue
         on = lay(mask, paint, design, x, y, angle)
-        occupied |= on
-        occupied[window] |= footprint
+        occupied[window] |= footprint  # (the piece itself within it)
         laid |= on
         _record(truth, kind, x, y, grave)
     for _ in range(touching):
