@@ -58,11 +58,11 @@ FAINTLY_LIKE = 0.45
 FAINT_SURE = 0.8
 SEARCH_TURN = 7.5
 SEARCH_SHIFT = 0.07
-SEARCH_TURNS = tuple((0.0, 0.0, float(dt)) for dt in np.arange(0, 90, SEARCH_TURN))
+SEARCH_TURNS = tuple((0.0, 0.0, float(dt), 1.0) for dt in np.arange(0, 90, SEARCH_TURN))
 SEARCH_SHIFTS = tuple(
-    (dx, dy, dt)
+    (dx, dy, dt, 1.0)
     for dx, dy in ((SEARCH_SHIFT, 0), (-SEARCH_SHIFT, 0), (0, SEARCH_SHIFT), (0, -SEARCH_SHIFT))
-    for _, _, dt in SEARCH_TURNS
+    for _, _, dt, _ in SEARCH_TURNS
 )
 # a face less like one of the set's than FAINT_SURE less this at its best turn is not shifted too: no shift could make
 # it sure (shifting raised the bench's and fresh renders' 212 searched faces' likeness by 0.13 at most; 13 pass)
@@ -87,11 +87,14 @@ VARIANTS = tuple(
     for dx, dy in ((0, 0), (0.04, 0), (-0.04, 0), (0, 0.04), (0, -0.04))
     for dt, s in ((0, 1.0), (4, 0.96), (-4, 1.04))
 )
-# a die not clear where it was cut is cut again here (shift as a share of the side, turn in degrees): a little off
-# each way, and at other turns (a dark die on a dark mat shows its print only: its turn is a guess from the print)
+# a die not clear where it was cut is cut again here (shift as a share of the side, turn in degrees, scale): a little
+# off each way, at other turns (a dark die on a dark mat shows its print only: its turn is a guess from the print),
+# and an eighth smaller and bigger (on art it never saw, the refiner's size is off by that much: 0.91-1.10 of the
+# die's, p10-p90, on a fresh blue set whose enrolled faces it sized right)
 LOOK_AROUND = (
-    *((dx, dy, 0.0) for dx, dy in ((0.07, 0.0), (-0.07, 0.0), (0.0, 0.07), (0.0, -0.07))),
-    *((0.0, 0.0, dt) for dt in (-30.0, -15.0, 15.0, 30.0, 45.0)),
+    *((dx, dy, 0.0, 1.0) for dx, dy in ((0.07, 0.0), (-0.07, 0.0), (0.0, 0.07), (0.0, -0.07))),
+    *((0.0, 0.0, dt, 1.0) for dt in (-30.0, -15.0, 15.0, 30.0, 45.0)),
+    *((0.0, 0.0, 0.0, scale) for scale in (0.88, 1.13)),
 )
 # older sets are enrolled again: 1, the correlation reader's; 2, faces cut before normalise(); 3, faces cut at the
 # finder's spot, not where the refiner puts them; 4, the embedding before it learned to lead by a margin
@@ -262,8 +265,8 @@ class DiceReader:
         return max(turned, self.decide_best_look(gray, [face], SEARCH_SHIFTS)[0], key=lambda d: d.similarity)
 
     def decide_looking_around(self, gray: np.ndarray, faces: list[Refined]) -> list[Decision]:
-        """Each die's decision where its face is; a die not clear there is cut again a little off it each way and
-        at other turns, and decided where its face looks most like a face."""
+        """Each die's decision where its face is; a die not clear there is cut again a little off it each way, at
+        other turns and sizes, and decided where its face looks most like a face."""
         decisions = self.decide(embed(cut_face(gray, f.centre, f.turn, f.side) for f in faces))
         unclear = [k for k, d in enumerate(decisions) if not d.clear]
         around = self.decide_best_look(gray, [faces[k] for k in unclear], LOOK_AROUND)
@@ -272,14 +275,14 @@ class DiceReader:
         return decisions
 
     def decide_best_look(
-        self, gray: np.ndarray, faces: list[Refined], looks: tuple[tuple[float, float, float], ...]
+        self, gray: np.ndarray, faces: list[Refined], looks: tuple[tuple[float, float, float, float], ...]
     ) -> list[Decision]:
-        """Each face cut at every look (its centre moved dx, dy of its side, its turn dt degrees) and decided where
-        it looks most like one of the set's faces."""
+        """Each face cut at every look (its centre moved dx, dy of its side, its turn dt degrees, its side times
+        scale) and decided where it looks most like one of the set's faces."""
         cuts = [
-            cut_face(gray, (f.centre[0] + dx * f.side, f.centre[1] + dy * f.side), f.turn + dt, f.side)
+            cut_face(gray, (f.centre[0] + dx * f.side, f.centre[1] + dy * f.side), f.turn + dt, f.side * scale)
             for f in faces
-            for dx, dy, dt in looks
+            for dx, dy, dt, scale in looks
         ]
         decisions = self.decide(embed(cuts))
         n = len(looks)

@@ -571,6 +571,18 @@ def test_faces_of_unseen_art_that_share_a_frame_are_each_read(bench_readers):
             assert read == [die["face"]], (die["face"], die["center"], read)
 
 
+@pytest.mark.slow  # enrolls a Blender bench set
+def test_a_die_the_refiner_sized_wrong_is_read_cut_a_size_off(bench_readers):
+    """blender-framed scene-01101's left upper arm: the refiner sized its face 1.10 times the set's enrolled faces,
+    and cut so it is as like a right thigh (0.78 alike, 0.06 clear: too close to call); an eighth smaller it is
+    a left upper arm, 0.84 alike and 0.13 clear."""
+    reading, truth = read_bench_photo(bench_readers["blender-framed"], "blender-framed", "scene-01101")
+    arm = next(
+        d for d in truth if d["face"] == "left-upper-arm" and np.hypot(d["center"][0] - 910, d["center"][1] - 399) < 5
+    )
+    assert [d["face"] for d in reading["dice"] if on_die(d["center"], arm)] == ["left-upper-arm"]
+
+
 @pytest.mark.parametrize(
     "face, centre",
     [("skull", (1116, 929)), ("right-foot", (1432, 918)), ("left-hand", (1908, 402))],
