@@ -167,6 +167,15 @@ def test_an_empty_mat_reads_nothing(sheet_reader):
     assert reading["dice"] == [] and reading["unreadable"] == []
 
 
+@pytest.mark.parametrize("height", [0.6, 1.6])
+def test_a_photo_taken_closer_or_further_than_the_enrollment_is_read_at_its_dice_size(sheet_reader, height):
+    """The camera moved since the sheet was photographed: the dice are 1.67 or 0.62 times the enrolled size. Found at
+    the enrolled size, 9 of 18 level dice were read and 1 misread (closer), 16 of 18 (further)."""
+    photo, truth = render_scene(SEED + 11, style=0, colouring="black", height_cm=height * set_camera_height(SEED))
+    level = sum(not d["cocked"] for d in truth["dice"])
+    assert tally(sheet_reader.read(photo), truth["dice"]) == {"right": level, "wrong": 0, "silent": 0, "stray": 0}
+
+
 def test_the_finder_finds_dice_of_art_it_never_saw(sheet_reader):
     photo, truth = render_scene(SEED + 30, style=3, colouring="ivory", height_cm=set_camera_height(SEED))
     spots = find_spots(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), sheet_reader.die_side)
@@ -180,6 +189,7 @@ def test_a_set_saved_is_the_set_loaded(sheet_reader, tmp_path, monkeypatch):
     sheet_reader.save("mine")
     loaded = DiceReader.load("mine")
     assert loaded.labels == sheet_reader.labels and np.allclose(loaded.vectors, sheet_reader.vectors)
+    assert loaded.die_side == sheet_reader.die_side and loaded.face_side == sheet_reader.face_side
     summary = json.loads((tmp_path / "dice" / "mine" / "set.json").read_text())
     assert summary["photos_learned"]["skull"] == 3
 
