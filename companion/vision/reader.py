@@ -20,7 +20,7 @@ times over (a little shifted, turned and scaled, at its four quarter turns), is 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -31,7 +31,7 @@ import numpy as np
 from ..errors import BadInput
 from .board import markers_seen
 from .edges import slope
-from .embedding import cut_face, embed
+from .embedding import PATCH, cut_face, embed
 from .finding import ENROLL_PEAK, Spot, find_spots
 from .leaning import off_the_field
 from .model_sets import PHOTO_SUFFIXES, enroll_again, enrollment_photos, load_set, read_photo, save_set
@@ -98,6 +98,11 @@ VARIANTS = tuple(
     for dx, dy in ((0, 0), (0.04, 0), (-0.04, 0), (0, 0.04), (0, -0.04))
     for dt, s in ((0, 1.0), (4, 0.96), (-4, 1.04))
 )
+# an enrolled face is embedded blurred too, by this share of its side, and a photo whose dice are more like the blurred
+# faces is read with those (a photo out of focus: a fresh blue set's photos blurred so and its enrollment photos sharp,
+# 4 of 98 level dice were misread, its thin-striped spine as a gravestone; with the blurred faces for every photo a busy
+# cloth's squiggles grew more like faces, 24 -> 32 flags at no die in four photos)
+ENROLL_BLUR = 0.03
 # a die not clear where it was cut is cut again here (shift as a share of the side, turn in degrees, scale): a little
 # off each way, at other turns (a dark die on a dark mat shows its print only: its turn is a guess from the print),
 # and an eighth smaller and bigger (on art it never saw, the refiner's size is off by that much: 0.91-1.10 of the
@@ -136,6 +141,7 @@ class DiceReader:
     labels: list[str]  # face id per row of ``vectors``
     left_out: list[str] = field(default_factory=list)  # enrollment photos not learned from, each with why
     face_side: float | None = None  # px: the enrolled faces' median side as the refiner sizes them (None: not known)
+    blurred: np.ndarray | None = None  # (n, 64): ``vectors``' faces embedded blurred (ENROLL_BLUR; None: not known)
 
     # -- enrollment ---------------------------------------------------------------------------
 
@@ -156,10 +162,11 @@ class DiceReader:
             if not any(f == face for f, _, _ in shown):
                 raise BadInput(next((why for f, why in left_out if f == face), f"no photo shows {face}"))
         faces = [(gray, refine(gray, [spot], side)[0]) for _, gray, spot in shown]
-        vectors = [v for gray, face in faces for v in _prototypes(gray, face)]
+        vectors = np.array([v for gray, face in faces for v in _prototypes(gray, face)], np.float32)
+        blurred = np.array([v for gray, face in faces for v in _prototypes(gray, face, ENROLL_BLUR)], np.float32)
         labels = [face for face, _, _ in shown for _ in range(4)]
         face_side = float(np.median([face.side for _, face in faces]))
-        return cls(side, np.stack(vectors).astype(np.float32), labels, [why for _, why in left_out], face_side)
+        return cls(side, vectors, labels, [why for _, why in left_out], face_side, blurred)
 
     def photos_learned(self) -> dict[str, int]:
         """Per face, how many of its enrollment photos were learned from."""
@@ -173,6 +180,7 @@ class DiceReader:
                 "version": SET_VERSION,
                 "die_side": self.die_side,
                 **({"face_side": self.face_side} if self.face_side else {}),
+                **({"blurred": self.blurred} if self.blurred is not None else {}),
                 "vectors": self.vectors,
                 "labels": np.array(self.labels),
             },
@@ -189,7 +197,8 @@ class DiceReader:
         if int(data.get("version", 1)) != SET_VERSION:
             raise enroll_again("dice", name, f"dice set {name!r} was enrolled by an older version of the reader")
         face_side = float(data["face_side"]) if "face_side" in data else None  # (sets saved before session 45)
-        return cls(float(data["die_side"]), data["vectors"], [str(x) for x in data["labels"]], face_side=face_side)
+        blurred = data["blurred"] if "blurred" in data else None
+        return cls(float(data["die_side"]), data["vectors"], [str(x) for x in data["labels"]], [], face_side, blurred)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -198,7 +207,28 @@ class DiceReader:
         gray = _grey(image)
         refined, found, is_level = self._find_dice(gray)
         level = [die for die, flat in zip(found, is_level) if flat]
-        decisions = self.decide_looking_around(gray, [face for _, face in level])
+        first_looks = embed(cut_face(gray, f.centre, f.turn, f.side) for _, f in level)
+        return self._in_focus_of(first_looks)._read_found(gray, refined, found, is_level, first_looks, start)
+
+    def _in_focus_of(self, first_looks: np.ndarray) -> DiceReader:
+        """This reader, or its twin holding the enrolled faces blurred where the photo's dice are more like those (the
+        median likeness of the level dice like a face of the set, MIN_SIMILARITY, either way: a busy cloth's
+        squiggles, most of a photo's spots there, are like none)."""
+        if self.blurred is None or not len(first_looks):
+            return self
+        blurred = self._blurred_twin
+        sharp = np.array([d.similarity for d in self.decide(first_looks)])
+        soft = np.array([d.similarity for d in blurred.decide(first_looks)])
+        dice = np.maximum(sharp, soft) >= MIN_SIMILARITY
+        return blurred if dice.any() and np.median(soft[dice]) > np.median(sharp[dice]) else self
+
+    @cached_property
+    def _blurred_twin(self) -> DiceReader:
+        return replace(self, vectors=self.vectors if self.blurred is None else self.blurred, blurred=None)
+
+    def _read_found(self, gray, refined, found, is_level, first_looks: np.ndarray, start: float) -> dict[str, Any]:
+        level = [die for die, flat in zip(found, is_level) if flat]
+        decisions = self.decide_looking_around(gray, [face for _, face in level], first_looks)
         dice, flags = [], []
         for (spot, face), decision in zip(level, decisions):
             if decision.clear:
@@ -297,10 +327,14 @@ class DiceReader:
             return turned
         return max(turned, self.decide_best_look(gray, [face], SEARCH_SHIFTS)[0], key=lambda d: d.similarity)
 
-    def decide_looking_around(self, gray: np.ndarray, faces: list[Refined]) -> list[Decision]:
+    def decide_looking_around(
+        self, gray: np.ndarray, faces: list[Refined], first_looks: np.ndarray | None = None
+    ) -> list[Decision]:
         """Each die's decision where its face is; a die not clear there is cut again a little off it each way, at
         other turns and sizes, and decided where its face looks most like a face."""
-        decisions = self.decide(embed(cut_face(gray, f.centre, f.turn, f.side) for f in faces))
+        if first_looks is None:
+            first_looks = embed(cut_face(gray, f.centre, f.turn, f.side) for f in faces)
+        decisions = self.decide(first_looks)
         unclear = [k for k, d in enumerate(decisions) if not d.clear]
         around = self.decide_best_look(gray, [faces[k] for k in unclear], LOOK_AROUND)
         for k, other in zip(unclear, around):
@@ -420,10 +454,13 @@ def _within(centre: tuple[float, float], reach: float, places) -> bool:
     return any(np.hypot(centre[0] - x, centre[1] - y) < reach for x, y in places)
 
 
-def _prototypes(gray: np.ndarray, face: Refined) -> list[np.ndarray]:
-    """An enrolled face's prototype at each quarter turn: the mean embedding of its variants."""
+def _prototypes(gray: np.ndarray, face: Refined, blur: float = 0.0) -> list[np.ndarray]:
+    """An enrolled face's prototype at each quarter turn: the mean embedding of its variants (blurred by ``blur`` of
+    its side)."""
     (x, y), side = face.centre, face.side
     patches = [cut_face(gray, (x + dx * side, y + dy * side), face.turn + dt, side * s) for dx, dy, dt, s in VARIANTS]
+    if blur:
+        patches = [cv2.GaussianBlur(p.astype(np.float32), (0, 0), blur * PATCH) for p in patches]
     out = []
     for quarter in range(4):
         mean = embed(np.rot90(p, quarter) for p in patches).mean(axis=0)
