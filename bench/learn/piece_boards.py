@@ -6,7 +6,7 @@ Each board (bench/render/pieces_scene.py, seen flat as the reader sees a board w
 its grey photo at the finder's working scale (FINDER_PIECE_AREA: the style's median piece that big) and the
 centres there of its pieces by type and of its overlapping pairs. The styles drawn: cut-outs and the printed
 ``cream`` and ``white``; ``night`` is held out. Touching pieces 0-8 a board, overlapping pairs 0-2, glare on half
-the printed boards. Seeds from 100000: the committed and fresh bench boards use seeds under 20000.
+the printed boards. Seeds from 100000: the committed and fresh bench boards use seeds under 30000.
 """
 
 from __future__ import annotations
