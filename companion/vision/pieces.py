@@ -28,11 +28,13 @@ from .board import Board, marker_centres
 from .edges import slope
 from .model_sets import enrollment_photos, load_set, save_set
 from .piece_finding import OVERLAP, PieceSpot, find_pieces
+from .size_field import SizeField, moved
 
 Spots = Callable[[], list[PieceSpot]]  # the finder's pieces in a board, found when first asked for
 
 PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
 LIMBS = ("arm", "leg")  # one shape: the outline tells them apart by size and thickness alone
+SIZED_BY_SHAPE = ("skull", "ribs", "pelvis")  # types their shape tells: their size says how big pieces look there
 WORK = 0.5  # segment at half resolution
 MAX_MATCH = 1.3  # standardised distance beyond which a blob is like no enrolled piece (overlaps land at 1.5+)
 MAX_TYPE_AREA = 1.2  # a blob this much bigger than the largest enrolled piece of its type is two pieces
@@ -700,8 +702,42 @@ class PieceReader:
         """Each grave's pieces; ``scale``: the image's px per px of the graves (and of the centres reported);
         ``board_edge``: the image ends where the board does (warped flat): what is unknown there and outside
         every grave is the board's margin between a grave and its edge, not a piece cut by the frame;
-        ``finder``: blobs the outlines cannot read are shown to the piece finder (False: the outlines alone)."""
+        ``finder``: blobs the outlines cannot read are shown to the piece finder (False: the outlines alone).
+        A photo read as taken whose pieces are sized unevenly (a tilted camera, or one at another height than at
+        enrollment: size_field.py) is read again warped so that they are not."""
         start = time.perf_counter()
+        reading, sure = self._read_as(image, graves, scale, board_edge, finder)
+        field = None if board_edge else self._size_field(sure, image)
+        if field is not None and field.uneven:
+            warp, size = field.evening()
+            evened = cv2.warpPerspective(image, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            there = {name: moved(polygon * scale, warp).astype(np.float32) for name, polygon in graves.items()}
+            reading, _ = self._read_as(evened, there, 1.0, False, finder)
+            back = np.linalg.inv(warp)
+            for flag in reading["unreadable"]:
+                x, y = moved(np.array([flag["center"]]), back)[0] / scale
+                flag["center"] = [round(float(x), 1), round(float(y), 1)]
+        reading["ms"] = round((time.perf_counter() - start) * 1000, 1)
+        return reading
+
+    def _size_field(self, sure: list[tuple[str, Shape]], image: np.ndarray) -> SizeField | None:
+        """The plane of the pieces' sizes over the photo, from the pieces whose type their shape tells."""
+        enrolled = self._enrolled_log_area
+        log_sizes = [(shape.features[0] - enrolled[kind]) / 2 for kind, shape in sure]  # areas' log: 2x the sides'
+        return SizeField.fit([shape.center for _, shape in sure], log_sizes, image.shape[1], image.shape[0])
+
+    @functools.cached_property
+    def _enrolled_log_area(self) -> dict[str, float]:
+        """Per type, the median log area (working px) of its enrolled pieces."""
+        logs = self.features[:, 0] * self.scale[0] + self.mean[0]
+        labels = np.asarray(self.labels)
+        return {kind: float(np.median(logs[labels == kind])) for kind in set(self.labels)}
+
+    def _read_as(
+        self, image: np.ndarray, graves: dict[str, np.ndarray], scale: float, board_edge: bool, finder: bool
+    ) -> tuple[dict[str, Any], list[tuple[str, Shape]]]:
+        """``read`` of the image as it is, and the pieces named whose type their shape tells (SIZED_BY_SHAPE)."""
+        sure: list[tuple[str, Shape]] = []
         counts = {name: {t: 0 for t in PIECE_TYPES} for name in graves}
         outside = {t: 0 for t in PIECE_TYPES}
         unreadable = []
@@ -726,12 +762,10 @@ class PieceReader:
                         unreadable.append({"center": [round(x, 1), round(y, 1)], "why": why})
                     continue
                 (counts[grave] if grave is not None else outside)[kind] += 1
-        return {
-            "graves": counts,
-            "outside": {t: n for t, n in outside.items() if n},
-            "unreadable": unreadable,
-            "ms": round((time.perf_counter() - start) * 1000, 1),
-        }
+                if kind in SIZED_BY_SHAPE:
+                    sure.append((kind, shape))
+        reading = {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable}
+        return reading, sure
 
 
 def _sure_type(spot: PieceSpot) -> str | None:

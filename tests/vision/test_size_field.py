@@ -1,0 +1,59 @@
+"""The plane of the pieces' sizes over a photo, and the warp that evens it out (companion/vision/size_field.py)."""
+
+import numpy as np
+import pytest
+
+from companion.vision.size_field import SizeField, moved
+
+W, H = 1600, 1200
+
+
+def plane(a, b, c, places):
+    return [a + b * (x / W - 0.5) + c * (y / H - 0.5) for x, y in places]
+
+
+PLACES = [(200, 150), (1400, 200), (800, 600), (300, 1000), (1300, 1050), (700, 300), (1000, 900)]
+
+
+def test_the_plane_through_the_pieces_sizes_is_found():
+    field = SizeField.fit(PLACES, plane(-0.1, 0.3, -0.2, PLACES), W, H)
+    assert (field.a, field.b, field.c) == pytest.approx((-0.1, 0.3, -0.2), abs=1e-9)
+
+
+def test_a_piece_named_wrong_does_not_tilt_the_plane():
+    sizes = plane(0.0, 0.0, 0.0, PLACES)
+    sizes[2] += 0.5  # a pelvis's outline on a heap twice its size
+    field = SizeField.fit(PLACES, [s + 0.01 * (-1) ** k for k, s in enumerate(sizes)], W, H)
+    assert abs(field.a) < 0.02 and abs(field.b) < 0.05 and abs(field.c) < 0.05 and not field.uneven
+
+
+def test_too_few_pieces_give_no_plane():
+    assert SizeField.fit(PLACES[:3], plane(0.2, 0, 0, PLACES[:3]), W, H) is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "c", "uneven"),
+    [
+        (0.0, 0.1, 0.1, False),
+        (-0.1, 0.0, 0.0, True),
+        (0.0, 0.25, 0.0, True),
+        (0.05, 0.1, -0.12, False),
+        (0.9, 0, 0, False),
+    ],
+)
+def test_a_photo_is_warped_only_where_a_camera_would_size_its_pieces_so(a, b, c, uneven):
+    assert SizeField(a, b, c, W, H).uneven is uneven
+
+
+@pytest.mark.parametrize(("x", "y"), [(100, 100), (1500, 150), (800, 600), (200, 1100), (1500, 1100)])
+def test_the_warp_gives_each_place_its_pieces_enrolled_size(x, y):
+    field = SizeField(-0.12, 0.3, -0.15, W, H)
+    warp, (width, height) = field.evening()
+    step = 5.0
+    square = moved(np.array([[x, y], [x + step, y], [x, y + step]]), warp)
+    (ux, uy), (vx, vy) = square[1] - square[0], square[2] - square[0]
+    area = abs(ux * vy - uy * vx) / step**2
+    expected = np.exp(-(field.a + field.b * (x / W - 0.5) + field.c * (y / H - 0.5)))
+    assert np.sqrt(area) == pytest.approx(expected, rel=0.03)
+    corners = moved(np.array([[0, 0], [W, 0], [W, H], [0, H]]), warp)
+    assert corners.min() > -1 and corners[:, 0].max() < width + 1 and corners[:, 1].max() < height + 1
