@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-MIN_SURE = 4  # sure pieces a photo needs for a plane (3 unknowns, and one to spare)
+MIN_SURE = 4  # sure pieces a photo needs for a plane (3 unknowns, and one to spare) ...
+MIN_LEVEL = 2  # ... and, with fewer, for one size over the whole photo (their median)
 OUTLIER = 2.5  # pieces off the first fit by more than this many times its median miss are left out of the second
 MIN_MISS = 0.02  # (a miss this small is as good as none: the same design enrolled and seen)
 # a photo is warped where its pieces are this much smaller or bigger than enrolled (log linear size: 8 %; camera
@@ -44,9 +45,10 @@ class SizeField:
         cls, places: list[tuple[float, float]], log_sizes: list[float], width: int, height: int
     ) -> SizeField | None:
         """The plane through the pieces' sizes at their places (photo px), fitted twice, the second time without the
-        pieces far off the first; None with fewer than MIN_SURE pieces."""
+        pieces far off the first; with fewer than MIN_SURE pieces their median size, level; with fewer than MIN_LEVEL,
+        None."""
         if len(places) < MIN_SURE:
-            return None
+            return cls(float(np.median(log_sizes)), 0.0, 0.0, width, height) if len(places) >= MIN_LEVEL else None
         x = np.array([[1.0, px / width - 0.5, py / height - 0.5] for px, py in places])
         y = np.asarray(log_sizes, np.float64)
         coef = np.linalg.lstsq(x, y, rcond=None)[0]

@@ -27,8 +27,10 @@ def test_a_piece_named_wrong_does_not_tilt_the_plane():
     assert abs(field.a) < 0.02 and abs(field.b) < 0.05 and abs(field.c) < 0.05 and not field.uneven
 
 
-def test_too_few_pieces_give_no_plane():
-    assert SizeField.fit(PLACES[:3], plane(0.2, 0, 0, PLACES[:3]), W, H) is None
+def test_three_pieces_give_one_size_over_the_photo_and_one_none():
+    field = SizeField.fit(PLACES[:3], [0.1, -0.12, -0.1], W, H)
+    assert (field.a, field.b, field.c) == (-0.1, 0.0, 0.0) and field.uneven
+    assert SizeField.fit(PLACES[:1], [0.3], W, H) is None
 
 
 @pytest.mark.parametrize(
