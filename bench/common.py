@@ -24,6 +24,19 @@ def median_ms(fn: Callable[[], object], repeats: int) -> float:
     return statistics.median(time_ms(fn) for _ in range(repeats))
 
 
+def at_least_one(text: str) -> int:
+    """An argparse count that must be 1 or more (a median of none is no figure)."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: at least 1 (a median of none is no figure)")
+    return value
+
+
 def pin_one_core() -> None:
     """Measure on one core, as the targets say (Linux only; elsewhere a no-op)."""
     if hasattr(os, "sched_setaffinity"):

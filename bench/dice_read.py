@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import pin_one_core, time_ms  # noqa: E402  (first: it sets one BLAS thread before numpy loads)
+from bench.common import at_least_one, pin_one_core, time_ms  # noqa: E402  (first: it sets one BLAS thread before numpy loads)
 
 # isort: split
 import cv2  # noqa: E402
@@ -191,7 +191,9 @@ def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--baseline-photos", type=int, default=2)
+    parser.add_argument(
+        "--baseline-photos", type=at_least_one, default=2, help="photos a set the baseline is timed on (1 or more)"
+    )
     parser.add_argument(
         "--sets",
         nargs="+",

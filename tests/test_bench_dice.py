@@ -80,3 +80,16 @@ def test_a_bench_on_one_core_loads_numpy_with_one_blas_thread(script):
     env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
     out = subprocess.run([sys.executable, "-c", spy], cwd=BENCH.parent, env=env, capture_output=True, text=True)
     assert out.stdout.strip() in ("1", "no numpy"), out.stderr
+
+
+@pytest.mark.parametrize("count", ["0", "-2", "two"])
+def test_a_baseline_of_no_photos_is_a_one_line_error(count):
+    """The baseline's time is a median over its photos: none gave a traceback ("no median for empty data") after
+    every set had been read."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "dice_read.py"), "--baseline-photos", count],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "--baseline-photos" in done.stderr and "Traceback" not in done.stderr
