@@ -242,15 +242,18 @@ def render_board(
     touching: int = 0,
     printed: str | None = None,
     glare: bool = False,
+    board_seed: int | None = None,
 ):
     """A board photo, its truth and its graves; ``kind``: every piece of that type (an enrollment frame);
+    ``board_seed``: the board's colour and print drawn from this seed, not ``seed`` (one board under many frames);
     ``touching``: pieces laid against another in its grave (outlines touching, neither under the other);
     ``printed``: die-cut card pieces printed in that art style (PRINTS) on a board with decorated graves;
     ``glare``: a lamp's highlight on a third of the (printed) pieces and, on some boards, across the board."""
     only = kind
     rng = random.Random(seed)
-    nrng = np.random.default_rng(seed)
-    base = np.array(rng.choice([(70, 80, 95), (60, 70, 60), (90, 90, 90), (50, 60, 80)]), np.float32)
+    board_rng = rng if board_seed is None else random.Random(board_seed)
+    nrng = np.random.default_rng(seed if board_seed is None else board_seed)
+    base = np.array(board_rng.choice([(70, 80, 95), (60, 70, 60), (90, 90, 90), (50, 60, 80)]), np.float32)
     img = np.empty((H, W, 3), np.float32)
     img[:] = base
     img *= 1 + 0.05 * cv2.resize(nrng.normal(0, 1, (9, 16)), (W, H), interpolation=cv2.INTER_CUBIC)[..., None]
@@ -258,7 +261,7 @@ def render_board(
         cv2.rectangle(img, (x0, y0), (x1, y1), tuple(float(v) * 0.8 for v in base), -1)
         cv2.rectangle(img, (x0, y0), (x1, y1), (200, 200, 200), 3)
     if printed:
-        _decorate(img, base * 0.8, rng)
+        _decorate(img, base * 0.8, board_rng)
 
     def cut(kind: str, design: int, mirror: bool) -> tuple[np.ndarray, np.ndarray]:
         """A piece's mask and paint: its art (a cut-out) or its colours (printed card)."""
@@ -424,6 +427,24 @@ def render_single(seed: int, kind: str, printed: str | None = None):
     return photo[H // 2 - 210 : H // 2 + 210, W // 2 - 210 : W // 2 + 210]
 
 
+def one_camera_frame(board_seed: int, kind: str, k: int, printed: str | None = None, glare: bool = False) -> np.ndarray:
+    """The k-th whole enrollment frame of a ``kind`` piece on board ``board_seed``, every frame under one tilted
+    camera (the piece in a grave or outside every grave, in turn)."""
+    seed = board_seed * 19 + TYPES.index(kind) * 100 + k
+    frame, _, _ = render_board(
+        seed,
+        pieces=k % 2,
+        overlaps=0,
+        outside=1 - k % 2,
+        markers=True,
+        kind=kind,
+        board_seed=board_seed,
+        printed=printed,
+        glare=glare,
+    )
+    return tilted(frame, board_seed)[0]
+
+
 def write_set(
     out: Path,
     photos: int,
@@ -433,10 +454,12 @@ def write_set(
     touching: int = 0,
     printed: str | None = None,
     glare: bool = False,
+    one_camera: bool = False,
 ) -> None:
     """Board photos with their truths and graves.json; ``tilt``: the camera tilted 4-15 degrees, the board's corner
     markers printed, graves.json in board form, and each truth with its graves in that photo's pixels too;
-    ``printed``, ``glare``: as ``render_board``."""
+    ``printed``, ``glare``: as ``render_board``; ``one_camera``: the whole enrollment frames all of one board
+    under one camera (enroll-one-camera/), as a table's fixed camera takes them."""
     out.mkdir(parents=True, exist_ok=True)
     look = {"printed": printed, "glare": glare}
     for i in range(photos):
@@ -465,6 +488,12 @@ def write_set(
                 seed, pieces=where == "grave", overlaps=0, outside=where == "outside", markers=True, kind=kind, **look
             )
             cv2.imwrite(str(folder / f"{k:02d}.jpg"), tilted(frame, seed)[0], [cv2.IMWRITE_JPEG_QUALITY, 80])
+    for kind in TYPES if tilt and enroll_per_type and one_camera else ():
+        folder = out / "enroll-one-camera" / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        for k in range(FRAMES_PER_TYPE):
+            frame = one_camera_frame(first_seed, kind, k, printed, glare)
+            cv2.imwrite(str(folder / f"{k:02d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
     for kind in TYPES if enroll_per_type else ():
         folder = out / "enroll" / kind
         folder.mkdir(parents=True, exist_ok=True)

@@ -67,6 +67,11 @@ NECK = 0.6  # ... and a cut between two notches at most this many times the thic
 CUT_EDGE = 8.0  # grey levels a half-res px: an outline this steep is cut (pieces' outlines, median: 40-67 on the
 # rendered sets; a lamp's reflection on the board, 0.5-5); a blob with nothing this steep in it ...
 STEEPEST = 98  # ... in its steepest 2 % is light alone (blobs holding a piece: 54+; a piece's outline is ~9 % of it)
+MIN_FRAMES = (
+    3  # enrollment photos of one size, this many or more, may be whole frames: the board behind is their median
+)
+CHANGED = 25  # grey levels off the board behind: where a whole frame's own piece lies ...
+OWN_PIECE = 0.5  # ... over at least this share of a blob (the board's print, its markers: the same in every frame)
 MIN_BLOB = 150  # half-res px: a blob smaller than this is a speck, not (part of) a piece
 CUTS_DEEP = 2  # a blob is cut at most this many times over (three pieces touching in a row)
 FOUND = 0.6  # a blob the outlines cannot read is counted as the finder's pieces when each is this likely ...
@@ -401,12 +406,18 @@ class PieceReader:
             (kind, path, _flat(board, image, path) if board is not None else image)
             for kind, path, image in enrollment_photos(folder, PIECE_TYPES, "piece")
         ]
-        light = _lighter_than_board(photos[0][2]) if board is None else _lighter_in_frames([p for _, _, p in photos])
-        for kind, path, image in photos:
-            gray = _working_grey(image, scale)
+        greys = [_working_grey(image, scale) for _, _, image in photos]
+        behind = _board_behind(greys) if board is None else None
+        if board is not None:
+            light = _lighter_in_frames([p for _, _, p in photos])
+        else:
+            light = _lighter_than_board(photos[0][2]) if behind is None else _lighter_than_behind(greys, behind)
+        for (kind, path, _), gray in zip(photos, greys):
             mask = _mask_of(gray, light)
             # (on a whole frame warped flat, what touches its edge is the board's margin, not a piece)
             found = sorted(_pieces_seen(gray, mask, inside=board is not None), key=lambda s: -s.area)
+            if behind is not None and len(found) > 1:  # a whole frame: its piece is what the other frames lack
+                found = [shape for shape in found if _changed_share(shape, gray, behind) >= OWN_PIECE] or found
             if not found:
                 raise BadInput(f"{path}: no piece found in the photo")
             if len(found) > 1 and found[1].area > 0.3 * found[0].area:
@@ -917,6 +928,33 @@ def _lighter_than_board(image: np.ndarray, scale: float = 1.0) -> bool:
         return float(areas.max()) / max(1.0, float(areas.sum())) * float(areas.max())
 
     return solidity(True) >= solidity(False)
+
+
+def _board_behind(greys: list[np.ndarray]) -> np.ndarray | None:
+    """The board behind whole frames of one fixed camera, each with its piece somewhere else: the frames' median,
+    where every place shows the bare board in most of them (None: fewer than MIN_FRAMES, or photos of different
+    sizes, cut round their pieces)."""
+    if len(greys) < MIN_FRAMES or len({g.shape for g in greys}) != 1:
+        return None
+    return np.median(np.stack(greys), axis=0).astype(np.uint8)
+
+
+def _changed_share(shape: Shape, gray: np.ndarray, behind: np.ndarray) -> float:
+    """How much of a blob differs from the board behind it by CHANGED grey levels or more: most of a frame's own
+    piece, little of the board's print (the same in every frame)."""
+    blob, (x, y) = _filled(shape.contour)  # (the blob's own box, within the photo)
+    region = (slice(y, y + blob.shape[0]), slice(x, x + blob.shape[1]))
+    changed = cv2.absdiff(gray[region], behind[region]) >= CHANGED
+    return float(changed[blob > 0].mean())
+
+
+def _lighter_than_behind(greys: list[np.ndarray], behind: np.ndarray) -> bool:
+    """Whole frames of one camera: their pieces lighter than the board behind them, where they differ from it."""
+    total = 0.0
+    for gray in greys:
+        diff = gray.astype(np.int16) - behind
+        total += float(diff[np.abs(diff) >= CHANGED].sum())
+    return total >= 0
 
 
 def _lighter_in_frames(frames: list[np.ndarray]) -> bool:

@@ -99,3 +99,18 @@ def test_a_tilted_photo_read_as_taken_counts_its_legs_as_legs(folder, board, gra
     reading = reader.read(image, graves)
     assert reading["graves"][grave] == truth["graves"][grave]
     assert all(cv2.pointPolygonTest(graves[grave], tuple(u["center"]), False) < 0 for u in reading["unreadable"])
+
+
+def test_whole_frames_of_one_fixed_camera_enroll_without_a_board_map(tmp_path):
+    """The rules' enrollment photos, "one piece on the board", as a fixed table camera takes them (tilted, the board's
+    markers and printed graves in every frame) and no board map: each frame's piece is the blob the other frames do
+    not have there (their median is the bare board); the markers and the print were "four pieces" before."""
+    from bench.render.pieces_scene import TYPES, one_camera_frame
+
+    for kind in TYPES:
+        (tmp_path / kind).mkdir()
+        for k in range(3):
+            frame = one_camera_frame(22000, kind, k, "cream", glare=True)
+            cv2.imwrite(str(tmp_path / kind / f"{k:02d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    reader = PieceReader.enroll(tmp_path)
+    assert reader.photos == 15 and sorted(set(reader.labels)) == sorted(TYPES)
