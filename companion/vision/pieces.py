@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
-from .board import Board, marker_centres
+from .board import MARKER_MARGIN, Board, marker_centres, markers_seen
 from .edges import slope
 from .model_sets import enrollment_photos, load_set, save_set
 from .piece_finding import OVERLAP, PieceSpot, find_pieces
@@ -67,9 +67,9 @@ NECK = 0.6  # ... and a cut between two notches at most this many times the thic
 CUT_EDGE = 8.0  # grey levels a half-res px: an outline this steep is cut (pieces' outlines, median: 40-67 on the
 # rendered sets; a lamp's reflection on the board, 0.5-5); a blob with nothing this steep in it ...
 STEEPEST = 98  # ... in its steepest 2 % is light alone (blobs holding a piece: 54+; a piece's outline is ~9 % of it)
-MIN_FRAMES = (
-    3  # enrollment photos of one size, this many or more, may be whole frames: the board behind is their median
-)
+# enrollment photos of one size, this many or more, may be whole frames: the board behind them is their median
+MIN_FRAMES = 3
+MARKER_LOOK = 0.125  # of a photo's short side: how far round a flag outside the graves a board's marker is looked for
 CHANGED = 25  # grey levels off the board behind: where a whole frame's own piece lies ...
 OWN_PIECE = 0.5  # ... over at least this share of a blob (the board's print, its markers: the same in every frame)
 MIN_BLOB = 150  # half-res px: a blob smaller than this is a speck, not (part of) a piece
@@ -728,6 +728,8 @@ class PieceReader:
             for flag in reading["unreadable"]:
                 x, y = moved(np.array([flag["center"]]), back)[0] / scale
                 flag["center"] = [round(float(x), 1), round(float(y), 1)]
+        if not board_edge:
+            reading["unreadable"] = _off_the_markers(reading["unreadable"], image, graves, scale)
         reading["ms"] = round((time.perf_counter() - start) * 1000, 1)
         return reading
 
@@ -809,6 +811,25 @@ def _spots_in(shape: Shape, spots: list[PieceSpot]) -> list[PieceSpot]:
     if shape.contour is None:
         return []
     return [s for s in spots if cv2.pointPolygonTest(shape.contour, s.centre, False) >= 0]
+
+
+def _off_the_markers(
+    flags: list[dict[str, Any]], image: np.ndarray, graves: dict[str, np.ndarray], scale: float
+) -> list[dict[str, Any]]:
+    """The flags but those outside every grave on one of the board's ArUco markers or its white margin (printed on
+    the board, not pieces), each looked for round the flag only (MARKER_LOOK of the photo's short side each way)."""
+    reach = int(MARKER_LOOK * min(image.shape[:2]))
+
+    def on_a_marker(flag: dict[str, Any]) -> bool:
+        x, y = flag["center"][0] * scale, flag["center"][1] * scale
+        x0, y0 = max(0, int(x) - reach), max(0, int(y) - reach)
+        for corners in markers_seen(image[y0 : int(y) + reach, x0 : int(x) + reach]).values():
+            margin = (corners - corners.mean(axis=0)) * MARKER_MARGIN + corners.mean(axis=0) + (x0, y0)
+            if cv2.pointPolygonTest(margin.astype(np.float32), (x, y), False) >= 0:
+                return True
+        return False
+
+    return [f for f in flags if _grave_at(tuple(f["center"]), graves) is not None or not on_a_marker(f)]
 
 
 def _grave_at(point: tuple[float, float], graves: dict[str, np.ndarray]) -> str | None:
