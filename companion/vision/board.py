@@ -168,3 +168,15 @@ def _numbers(value: Any, n: int) -> bool:
         and len(value) == n
         and all(isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) for v in value)
     )
+
+
+def on_a_marker(image: np.ndarray, point: tuple[float, float], reach: int, grown: float = 1.0) -> bool:
+    """Whether ``point`` (px) lies on an ArUco 4x4_50 marker, grown ``grown`` times about its centre (its printed
+    margin too), looked for within ``reach`` px of the point only: a reader pays for it only where it would flag."""
+    x0, y0 = max(0, int(point[0]) - reach), max(0, int(point[1]) - reach)
+    for corners in markers_seen(image[y0 : int(point[1]) + reach, x0 : int(point[0]) + reach]).values():
+        if grown != 1.0:
+            corners = (corners - corners.mean(axis=0)) * grown + corners.mean(axis=0)
+        if cv2.pointPolygonTest((corners + (x0, y0)).astype(np.float32), point, False) >= 0:
+            return True
+    return False

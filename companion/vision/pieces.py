@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
-from .board import MARKER_MARGIN, Board, marker_centres, markers_seen
+from .board import MARKER_MARGIN, Board, marker_centres, on_a_marker
 from .edges import slope
 from .model_sets import enrollment_photos, load_set, save_set
 from .piece_finding import OVERLAP, PieceSpot, find_pieces
@@ -409,7 +409,7 @@ class PieceReader:
         greys = [_working_grey(image, scale) for _, _, image in photos]
         behind = _board_behind(greys) if board is None else None
         if board is not None:
-            light = _lighter_in_frames([p for _, _, p in photos])
+            light = _lighter_in_frames(greys)
         else:
             light = _lighter_than_board(photos[0][2]) if behind is None else _lighter_than_behind(greys, behind)
         for (kind, path, _), gray in zip(photos, greys):
@@ -820,16 +820,11 @@ def _off_the_markers(
     the board, not pieces), each looked for round the flag only (MARKER_LOOK of the photo's short side each way)."""
     reach = int(MARKER_LOOK * min(image.shape[:2]))
 
-    def on_a_marker(flag: dict[str, Any]) -> bool:
-        x, y = flag["center"][0] * scale, flag["center"][1] * scale
-        x0, y0 = max(0, int(x) - reach), max(0, int(y) - reach)
-        for corners in markers_seen(image[y0 : int(y) + reach, x0 : int(x) + reach]).values():
-            margin = (corners - corners.mean(axis=0)) * MARKER_MARGIN + corners.mean(axis=0) + (x0, y0)
-            if cv2.pointPolygonTest(margin.astype(np.float32), (x, y), False) >= 0:
-                return True
-        return False
+    def on_the_board_print(flag: dict[str, Any]) -> bool:
+        point = (flag["center"][0] * scale, flag["center"][1] * scale)
+        return on_a_marker(image, point, reach, MARKER_MARGIN)
 
-    return [f for f in flags if _grave_at(tuple(f["center"]), graves) is not None or not on_a_marker(f)]
+    return [f for f in flags if _grave_at(tuple(f["center"]), graves) is not None or not on_the_board_print(f)]
 
 
 def _grave_at(point: tuple[float, float], graves: dict[str, np.ndarray]) -> str | None:
@@ -978,11 +973,9 @@ def _lighter_than_behind(greys: list[np.ndarray], behind: np.ndarray) -> bool:
     return total >= 0
 
 
-def _lighter_in_frames(frames: list[np.ndarray]) -> bool:
-    """Whole frames warped flat, one piece on each: lighter or darker than the board, as the way that finds one
-    piece in more of them (the other finds the board's own darker fields and shadows, or scraps)."""
-
-    greys = [_working_grey(f, WORK) for f in frames]
+def _lighter_in_frames(greys: list[np.ndarray]) -> bool:
+    """Whole frames warped flat (working-scale grey), one piece on each: lighter or darker than the board, as the
+    way that finds one piece in more of them (the other finds the board's own darker fields and shadows, or scraps)."""
 
     def one_piece(light: bool) -> int:
         return sum(len(_pieces_seen(gray, _mask_of(gray, light))) == 1 for gray in greys)

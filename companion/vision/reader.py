@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
-from .board import markers_seen
+from .board import markers_seen, on_a_marker
 from .edges import slope
 from .embedding import PATCH, cut_face, embed
 from .finding import ENROLL_PEAK, Spot, find_spots
@@ -162,8 +162,9 @@ class DiceReader:
             if not any(f == face for f, _, _ in shown):
                 raise BadInput(next((why for f, why in left_out if f == face), f"no photo shows {face}"))
         faces = [(gray, refine(gray, [spot], side)[0]) for _, gray, spot in shown]
-        vectors = np.array([v for gray, face in faces for v in _prototypes(gray, face)], np.float32)
-        blurred = np.array([v for gray, face in faces for v in _prototypes(gray, face, ENROLL_BLUR)], np.float32)
+        patches = [_variants(gray, face) for gray, face in faces]
+        vectors = np.array([v for cut in patches for v in _prototypes(cut)], np.float32)
+        blurred = np.array([v for cut in patches for v in _prototypes(cut, ENROLL_BLUR)], np.float32)
         labels = [face for face, _, _ in shown for _ in range(4)]
         face_side = float(np.median([face.side for _, face in faces]))
         return cls(side, vectors, labels, [why for _, why in left_out], face_side, blurred)
@@ -208,7 +209,7 @@ class DiceReader:
         refined, found, is_level = self._find_dice(gray)
         level = [die for die, flat in zip(found, is_level) if flat]
         first_looks = embed(cut_face(gray, f.centre, f.turn, f.side) for _, f in level)
-        return self._in_focus_of(first_looks)._read_found(gray, refined, found, is_level, first_looks, start)
+        return self._in_focus_of(first_looks)._read_found(gray, refined, found, is_level, level, first_looks, start)
 
     def _in_focus_of(self, first_looks: np.ndarray) -> DiceReader:
         """This reader, or its twin holding the enrolled faces blurred where the photo's dice are more like those (the
@@ -226,8 +227,10 @@ class DiceReader:
     def _blurred_twin(self) -> DiceReader:
         return replace(self, vectors=self.vectors if self.blurred is None else self.blurred, blurred=None)
 
-    def _read_found(self, gray, refined, found, is_level, first_looks: np.ndarray, start: float) -> dict[str, Any]:
-        level = [die for die, flat in zip(found, is_level) if flat]
+    def _read_found(
+        self, gray, refined, found, is_level, level, first_looks: np.ndarray, start: float
+    ) -> dict[str, Any]:
+        """``read`` from the found dice on: ``level`` those of them level, ``first_looks`` their faces embedded."""
         decisions = self.decide_looking_around(gray, [face for _, face in level], first_looks)
         dice, flags = [], []
         for (spot, face), decision in zip(level, decisions):
@@ -386,14 +389,8 @@ def _steepest(gray: np.ndarray, centre: tuple[float, float], side: float) -> flo
 
 def _on_a_marker(gray: np.ndarray, centre: tuple[float, float], side: float) -> bool:
     """Whether a spot lies on one of the mat's markers (ArUco 4x4_50: a dark square of light code, as like a die
-    as anything on a mat), looked for round the spot only: a read pays for it only where it would flag."""
-    reach = int(MARKER_LOOK * side)
-    x0, y0 = max(0, int(centre[0]) - reach), max(0, int(centre[1]) - reach)
-    window = gray[y0 : int(centre[1]) + reach, x0 : int(centre[0]) + reach]
-    return any(
-        cv2.pointPolygonTest((corners + (x0, y0)).astype(np.float32), centre, False) >= 0
-        for corners in markers_seen(window).values()
-    )
+    as anything on a mat), looked for round the spot only."""
+    return on_a_marker(gray, centre, int(MARKER_LOOK * side))
 
 
 def _on_the_mat(gray: np.ndarray, flags: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -454,11 +451,15 @@ def _within(centre: tuple[float, float], reach: float, places) -> bool:
     return any(np.hypot(centre[0] - x, centre[1] - y) < reach for x, y in places)
 
 
-def _prototypes(gray: np.ndarray, face: Refined, blur: float = 0.0) -> list[np.ndarray]:
-    """An enrolled face's prototype at each quarter turn: the mean embedding of its variants (blurred by ``blur`` of
-    its side)."""
+def _variants(gray: np.ndarray, face: Refined) -> list[np.ndarray]:
+    """An enrolled face cut at each of VARIANTS (a little shifted, turned and scaled)."""
     (x, y), side = face.centre, face.side
-    patches = [cut_face(gray, (x + dx * side, y + dy * side), face.turn + dt, side * s) for dx, dy, dt, s in VARIANTS]
+    return [cut_face(gray, (x + dx * side, y + dy * side), face.turn + dt, side * s) for dx, dy, dt, s in VARIANTS]
+
+
+def _prototypes(patches: list[np.ndarray], blur: float = 0.0) -> list[np.ndarray]:
+    """An enrolled face's prototype at each quarter turn: the mean embedding of its variants' patches (blurred by
+    ``blur`` of the face's side)."""
     if blur:
         patches = [cv2.GaussianBlur(p.astype(np.float32), (0, 0), blur * PATCH) for p in patches]
     out = []
