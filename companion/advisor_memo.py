@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import threading
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -23,7 +24,18 @@ from .games.rolling_bones.memo import MemoTable
 MEMO_FILE = Path(__file__).resolve().parent / "data" / "advisor-points.npz"
 
 
+# CPython 3.11 keeps ast.parse's depth count per interpreter, not per thread: two threads parsing
+# at once raise "AST constructor recursion depth mismatch" (python/cpython#106905). One parse a process.
+_PARSING = threading.Lock()
+
+
 def fingerprint() -> str:
+    with _PARSING:
+        return _fingerprint()
+
+
+@lru_cache(maxsize=1)
+def _fingerprint() -> str:
     digest = hashlib.sha256()
     for module in (advisor, dice, layout, memo, skeleton_masks, throws):
         # The code, not its layout: reformatting or a comment leaves the stored search valid.
