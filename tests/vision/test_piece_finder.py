@@ -49,7 +49,15 @@ def test_the_finder_sees_the_pieces_of_boards_it_never_saw(reader):
     assert found >= 0.9 * total
 
 
-@pytest.mark.parametrize("name, grave", [("board-01105", "south"), ("board-01107", "west")])
+@pytest.mark.parametrize(
+    "name, grave",
+    [
+        ("board-01105", "south"),
+        ("board-01107", "west"),
+        ("board-01107", "north"),  # four: three rib combs and a leg
+        ("board-01101", "north"),  # four: a skull, a rib comb, an arm across a leg's end
+    ],
+)
 def test_touching_pieces_the_outlines_cannot_cut_apart_are_counted_by_the_finder(reader, name, grave):
     """A heap of pieces laid against each other whose outline has no two notches to cut between: the outlines
     alone flag it; the finder's pieces, each sure and together as big as the blob, are counted."""
