@@ -261,13 +261,19 @@ def render_scene(
     blur = rng.choice([0, 0, 0, 0.6, 1.0]) if blur is None else blur
     if blur:
         photo = cv2.GaussianBlur(photo, (0, 0), blur)
+    truth = _truth(dice, H, px)
+    meta = {"seed": seed, "style": style, "colouring": colouring, "light": light, "markers": markers, "blur": blur}
+    return photo, {"dice": truth, "scene": meta}
+
+
+def _truth(dice: list[Die], H: np.ndarray, px: int) -> list[dict]:
+    """Each die whose top face's centre the photo shows: its face, centre, corners and whether it is cocked."""
     truth = []
     for d in dice:
         corners = cv2.boxPoints(((d.x, d.y), (px, px), -d.angle)).reshape(-1, 1, 2).astype(np.float32)
         img_corners = cv2.perspectiveTransform(corners, H).reshape(-1, 2)
         centre = cv2.perspectiveTransform(np.float32([[[d.x, d.y]]]), H).reshape(2)
-        inside = (0 <= centre[0] < IMAGE_W) and (0 <= centre[1] < IMAGE_H)
-        if not inside:
+        if not ((0 <= centre[0] < IMAGE_W) and (0 <= centre[1] < IMAGE_H)):
             continue
         truth.append(
             {
@@ -278,8 +284,7 @@ def render_scene(
                 "cocked": d.cocked,
             }
         )
-    meta = {"seed": seed, "style": style, "colouring": colouring, "light": light, "markers": markers, "blur": blur}
-    return photo, {"dice": truth, "scene": meta}
+    return truth
 
 
 def _gingham(rng: np.random.Generator) -> np.ndarray:
@@ -403,3 +408,80 @@ def render_sheet(seed: int, style: int, colouring: str = "black", height_cm: flo
     H = _camera(rng, w, h, height_cm)
     photo = cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), flags=cv2.INTER_AREA, borderValue=(60, 80, 110))
     return _light(photo, rng, rng.choice(LIGHTS[:2] + LIGHTS[3:]), nrng)
+
+
+@dataclass(frozen=True)
+class Rig:
+    """One table as a table camera sees it: the camera's pose, the mat and the table round it, the lamp; the same in
+    every photo taken with it (a table camera stays put), its exposure moving a little photo to photo."""
+
+    seed: int
+    style: int = 0
+    colouring: str = "black"
+    table: str | None = None  # one of TABLES round the mat, or a plain table
+    printed: bool = False  # the mat as hardware/make_mat.py prints it (paper, markers, border line, words), not felt
+
+    def canvas(self) -> np.ndarray:
+        """The bare mat, seen square-on at PX_PER_MM."""
+        if not self.printed:
+            return mat_canvas(np.random.default_rng(self.seed), True)
+        from hardware.make_mat import mat
+
+        w, h = int(MAT_MM[0] * PX_PER_MM), int(MAT_MM[1] * PX_PER_MM)
+        paper = cv2.resize(mat(), (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+        tint = np.array([0.93, 0.96, 0.98], np.float32)  # paper is seldom white
+        return np.clip(paper[..., None] * tint, 0, 255).astype(np.uint8)
+
+    def photo(self, dice: list[Die], seed: int) -> tuple[np.ndarray, np.ndarray]:
+        """The dice on this table's mat, photographed: the photo, and the mat-to-photo homography."""
+        rng = random.Random(seed)
+        nrng = np.random.default_rng(seed)
+        canvas = self.canvas()
+        px = int(DIE_MM * PX_PER_MM)
+        _shadow(canvas, dice, px, (rng.uniform(-6, 6), rng.uniform(2, 8)), 0.3)
+        for d in dice:
+            _paste(canvas, _die_sprite(d.face, self.style, self.colouring, px, d.cocked, 0), d.x, d.y, d.angle)
+        H = _camera(random.Random(self.seed), canvas.shape[1], canvas.shape[0], set_camera_height(self.seed))
+        photo = TABLES[self.table](np.random.default_rng(self.seed)) if self.table else np.empty(0, np.uint8)
+        if self.table:
+            cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), photo, cv2.INTER_AREA, cv2.BORDER_TRANSPARENT)
+        else:
+            photo = cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), flags=cv2.INTER_AREA, borderValue=(60, 80, 110))
+        lamp = random.Random(self.seed)
+        photo = _light(photo, lamp, lamp.choice(LIGHTS), nrng)
+        exposure = rng.uniform(0.94, 1.06)
+        return np.clip(photo.astype(np.float32) * exposure, 0, 255).astype(np.uint8), H
+
+    def frame(self, seed: int, face: str) -> tuple[np.ndarray, dict]:
+        """An enrollment photo as the table camera takes it: one die, face up, anywhere on the mat, the whole frame."""
+        rng = random.Random(seed)
+        w, h = MAT_MM[0] * PX_PER_MM, MAT_MM[1] * PX_PER_MM
+        die = Die(face, rng.uniform(w * 0.15, w * 0.85), rng.uniform(h * 0.2, h * 0.8), rng.uniform(0, 360))
+        photo, H = self.photo([die], seed)
+        return photo, {"dice": _truth([die], H, int(DIE_MM * PX_PER_MM))}
+
+    def scene(self, seed: int, n_dice: int = 18, cocked_share: float = 0.08) -> tuple[np.ndarray, dict]:
+        """A throw on this table: ``n_dice`` dice, touching in places, some cocked."""
+        rng = random.Random(seed)
+        px = int(DIE_MM * PX_PER_MM)
+        dice = _place(rng, n_dice, px, int(MAT_MM[0] * PX_PER_MM), int(MAT_MM[1] * PX_PER_MM), cocked_share)
+        for i, d in enumerate(dice):
+            d.face = rng.choice([f for f in FACE_IDS if FACES[f][0] == KINDS[i % 3]])
+        photo, H = self.photo(dice, seed)
+        return photo, {"dice": _truth(dice, H, px), "scene": {"seed": seed, "rig": self.seed}}
+
+
+def write_rig_set(out: Path, rig: Rig, photos: int, enroll_per_face: int) -> None:
+    """A photo set from one table camera: scene-*.jpg throws, and enroll/<face>/*.jpg its whole frames of one die."""
+    out.mkdir(parents=True, exist_ok=True)
+    for i in range(photos):
+        photo, truth = rig.scene(rig.seed + i)
+        cv2.imwrite(str(out / f"scene-{rig.seed + i:05d}.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, SCENE_QUALITY])
+        (out / f"scene-{rig.seed + i:05d}.json").write_text(json.dumps(truth, indent=1))
+    for face in FACE_IDS:
+        folder = out / "enroll" / face
+        folder.mkdir(parents=True, exist_ok=True)
+        for k in range(enroll_per_face):
+            photo, truth = rig.frame(rig.seed * 7 + 1000 + FACE_IDS.index(face) * 50 + k, face)
+            cv2.imwrite(str(folder / f"{k:02d}.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            (folder / f"{k:02d}.json").write_text(json.dumps(truth))

@@ -14,7 +14,7 @@ a straight-down photo at that scale reads the same here); each marker is its cen
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -27,6 +27,14 @@ EDGE = 0.01  # of the board's short side: its edge, replaced by the board just i
 MARKER_MARGIN = 1.6  # a marker is painted over this many times its size: its printed white margin too
 LOOK_AROUND = 4  # marker sides: how far from its guessed place a marker missed at half size is looked for
 DETECT_HALF = 1000  # px: photos at least this big on their short side are searched for markers at half size
+MAT_MARKERS = (
+    0,
+    1,
+    2,
+    3,
+)  # the dice mat's corner markers (hardware/make_mat.py: ArUco 4x4_50, clockwise from top left)
+MAT_MARGIN = 0.5  # marker sides the mat reaches beyond its markers' outline (hardware/make_mat.py: 20 mm, 40 mm)
+MAT_SHRINK = 2  # the mat's markers are looked for at half size (4-6 ms a 3 Mpx photo)
 
 
 @dataclass(frozen=True)
@@ -115,13 +123,13 @@ class Board:
         for outline in corners.values():
             square = cv2.perspectiveTransform(outline[None].astype(np.float64), matrix)[0]
             centre = square.mean(axis=0)
-            _paint_over(
+            paint_over(
                 flat, centre + (square - centre) * MARKER_MARGIN, centre + (square - centre) * MARKER_MARGIN * 1.3
             )
         return flat
 
 
-def _paint_over(image: np.ndarray, inner: np.ndarray, outer: np.ndarray) -> None:
+def paint_over(image: np.ndarray, inner: np.ndarray, outer: np.ndarray) -> None:
     """``inner`` filled with the median colour of the ring between it and ``outer`` (the board beside it)."""
     h, w = image.shape[:2]
     x0, y0 = np.clip(np.floor(outer.min(axis=0)).astype(int), 0, [w, h])
@@ -160,6 +168,25 @@ def markers_seen(image: np.ndarray | None, shrink: int = 1) -> dict[int, np.ndar
     if ids is None:
         return {}
     return {int(i): (c.reshape(4, 2) + 0.5) * shrink - 0.5 for i, c in zip(ids.ravel(), corners)}
+
+
+class MatOutline(NamedTuple):
+    """The dice mat in a photo: its four corner markers' convex hull, how far (px) its printed margin reaches beyond
+    that, and each marker's corners."""
+
+    hull: np.ndarray
+    margin: float
+    markers: list[np.ndarray]
+
+
+def mat_outline(image: np.ndarray) -> MatOutline | None:
+    """The dice mat's outline in a photo, if all four of its corner markers are seen."""
+    seen = markers_seen(image, MAT_SHRINK)
+    if not all(i in seen for i in MAT_MARKERS):
+        return None
+    corners = [seen[i] for i in MAT_MARKERS]
+    side = float(np.mean([np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1) for c in corners]))
+    return MatOutline(cv2.convexHull(np.concatenate(corners).astype(np.float32)), MAT_MARGIN * side, corners)
 
 
 def _numbers(value: Any, n: int) -> bool:

@@ -29,7 +29,8 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
-from .board import markers_seen, on_a_marker
+from .board import mat_outline, on_a_marker
+from .die_frames import where_dice_lie
 from .edges import slope
 from .embedding import PATCH, cut_face, embed
 from .finding import ENROLL_PEAK, Spot, find_spots
@@ -82,9 +83,15 @@ LEANS_ON = 1.5  # sides: a cocked die this near a die read may lean on it (most 
 SHADOW_EDGES = 0.35  # a "cocked die" whose edges are less steep than this share of the read dice's is a die's
 # shadow, no die (flags at dice measured 0.55+ of their photo's read dice, at shadows 0.16-0.21)
 EDGE_REACH = 0.6  # die sides each way round a spot its steepest edges are measured in
-MAT_MARKERS = (0, 1, 2, 3)  # the mat's corner markers (hardware/make_mat.py: ArUco 4x4_50, clockwise from top left)
-MAT_MARGIN = 0.5  # marker sides the mat reaches beyond its markers' outline (hardware/make_mat.py: 20 mm, 40 mm)
-MAT_SHRINK = 2  # the mat's markers are looked for at half size (4-6 ms a 3 Mpx photo; only when there is a flag)
+# dice read this much darker (grey levels) than the mat round a flag ...
+DARK_DICE = 40
+# ... flag a spot only if its darkest quarter is at least this share as dark (from the mat's tone to theirs): a dark
+# die is dark wherever its body shows, the mat's printed words or a table's print on the mat's tone are thin strokes
+# (the words of a printed mat: 0.26-0.39; cocked dice on the bench and a printed mat: 0.77 and up)
+AS_DARK = 0.55
+BODY_DICE = 3  # dice read that a photo needs for their body's tone to be measured
+BODY_REACH = 0.35  # die sides each way round a centre: its top face, most of it body
+MAT_RING = (1.0, 1.5)  # die sides each way round a flag: the mat round it
 MARKER_LOOK = 4.0  # a flag's surroundings this many die sides each way are searched for a mat's marker under it
 SURE_MARGIN = 0.3  # a lead this big is as sure as the reader gets (confidence 0.99)
 ENROLL_SIDES = tuple(float(s) for s in np.geomspace(14, 200, 24))  # px: die sizes the finder tries
@@ -255,7 +262,8 @@ class DiceReader:
                 dice.append(_die_read(sure, _rounded(face.centre)))
             else:
                 flags.append(_flag(face.centre, "a die? too faint to read: light it better"))
-        unreadable = [{**flag, "center": _rounded(flag["center"])} for flag in _on_the_mat(gray, flags)]
+        flags = _dark_enough(gray, _on_the_mat(gray, flags), read, self.die_side)
+        unreadable = [{**flag, "center": _rounded(flag["center"])} for flag in flags]
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
 
@@ -399,15 +407,38 @@ def _on_the_mat(gray: np.ndarray, flags: list[dict[str, Any]]) -> list[dict[str,
     read off the mat is still read; with the markers not all seen, every flag stands."""
     if not flags:
         return flags
-    seen = markers_seen(gray, MAT_SHRINK)
-    if not all(i in seen for i in MAT_MARKERS):
+    mat = mat_outline(gray)  # (looked for only when there is a flag)
+    if mat is None:
         return flags
-    corners = np.concatenate([seen[i] for i in MAT_MARKERS]).astype(np.float32)
-    margin = MAT_MARGIN * float(
-        np.mean([np.linalg.norm(seen[i] - np.roll(seen[i], 1, axis=0), axis=1) for i in MAT_MARKERS])
-    )
-    outline = cv2.convexHull(corners)
-    return [f for f in flags if cv2.pointPolygonTest(outline, tuple(map(float, f["center"])), True) >= -margin]
+    return [f for f in flags if cv2.pointPolygonTest(mat.hull, tuple(map(float, f["center"])), True) >= -mat.margin]
+
+
+def _dark_enough(gray: np.ndarray, flags: list[dict[str, Any]], read: list[list[float]], side: float) -> list:
+    """The flags that may be dice by their tone: where the dice read are dark on a lighter mat (DARK_DICE), a flag
+    whose darkest quarter is not AS_DARK of the way from the mat round it to the dice's is the mat's print (a
+    printed mat's words, taken for cocked dice). A die too close to call is like a face: it stands."""
+    if len(read) < BODY_DICE or not flags:
+        return flags
+    body = float(np.median([_tone(gray, centre, side, (0.0, BODY_REACH), 25) for centre in read]))
+    kept = []
+    for flag in flags:
+        mat = _tone(gray, flag["center"], side, MAT_RING, 50)
+        dark = _tone(gray, flag["center"], side, (0.0, BODY_REACH), 25)
+        if "could_be" in flag or not mat - body >= DARK_DICE or not mat - dark < AS_DARK * (mat - body):
+            kept.append(flag)
+    return kept
+
+
+def _tone(gray: np.ndarray, centre, side: float, ring: tuple[float, float], percent: float) -> float:
+    """A percentile of the grey levels in a square ring round ``centre``, from ring[0] to ring[1] die sides each way."""
+    reach = int(ring[1] * side) + 1
+    x, y = int(round(centre[0])), int(round(centre[1]))
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    window = gray[y0 : y + reach + 1, x0 : x + reach + 1]
+    ys, xs = np.ogrid[y0 - y : y0 - y + window.shape[0], x0 - x : x0 - x + window.shape[1]]
+    apart = np.maximum(np.abs(xs), np.abs(ys)) / side
+    inside = window[(apart >= ring[0]) & (apart <= ring[1])]
+    return float(np.percentile(inside, percent)) if inside.size else float("nan")
 
 
 def _worth_asking(spot: Spot, decision: Decision) -> bool:
@@ -470,14 +501,23 @@ def _prototypes(patches: list[np.ndarray], blur: float = 0.0) -> list[np.ndarray
 
 
 def _from_face_folders(folder: Path) -> tuple[float, list[tuple[str, np.ndarray, Spot]], list[tuple[str, str]]]:
-    """The die size, and each photo's one die, from DIR/<face>/*.jpg."""
+    """The die size, and each photo's one die, from DIR/<face>/*.jpg: photos cut round their die, or the table
+    camera's whole frames (die_frames.py says where in them a die may lie)."""
     from ..games.rolling_bones.dice import FACE_IDS  # the face ids only: names, not rules
 
     photos = [(face, path, _grey(image)) for face, path, image in enrollment_photos(folder, FACE_IDS, "face")]
-    side = _likeliest_side([(gray, [None]) for _, _, gray in photos], ENROLL_SIDES)
+    looked_in = where_dice_lie([gray for _, _, gray in photos])
+    side = _likeliest_side([(where.gray, [where.place], where.reach) for where in looked_in], ENROLL_SIDES)
     shown, left_out = [], []
-    for face, path, gray in photos:
-        dice = _dice_in(gray, side)
+    for (face, path, _), where in zip(photos, looked_in):
+        if where.no_die:
+            left_out.append((face, f"{path}: no die found in the photo (it is the bare mat)"))
+            continue
+        dice = [
+            die
+            for die in _dice_in(where.gray, side)
+            if where.place is None or _within(die[1].centre, where.reach, [where.place])
+        ]
         if not dice:
             left_out.append((face, f"{path}: no die found in the photo"))
             continue
@@ -491,7 +531,7 @@ def _from_face_folders(folder: Path) -> tuple[float, list[tuple[str, np.ndarray,
         if others:
             left_out.append((face, f"{path}: expected one die in the photo, found {1 + len(others)}"))
         else:
-            shown.append((face, gray, spot))
+            shown.append((face, where.gray, spot))
     return side, shown, left_out
 
 
@@ -537,8 +577,8 @@ def _dice_in(gray: np.ndarray, side: float) -> list[tuple[Spot, Refined]]:
 
 
 def _likeliest_side(photos: list[tuple], sides: tuple[float, ...]) -> float:
-    """The die size (px) at which the finder is surest of the dice the photos show: (grey photo, [None]) for a
-    photo of one die anywhere; (grey photo, places, reach) for dice on those places."""
+    """The die size (px) at which the finder is surest of the dice the photos show: (grey photo, places, reach) for
+    dice within reach of those places, a place None for a die anywhere."""
 
     def sureness(side: float) -> float:
         per_die = []

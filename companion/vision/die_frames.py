@@ -1,0 +1,133 @@
+"""Where the one die of each face-folder enrollment photo lies, when the photos are the table camera's whole frames.
+
+A whole frame shows far more than its die: the mat's markers and printed border, the table round the mat (a
+gingham or a busy print, die-sized squares and squiggles). Two things tell the die from them:
+
+- one fixed camera: every frame shows the same mat and table, each its die somewhere else, so the mat behind them
+  is their median, and a frame's die is where the frame differs from it;
+- the mat's four corner markers (ids 0-3): the die lies on the mat, not on a marker nor off the mat.
+
+Photos cut round their die already (as the bench's sets are) are left as they are: nothing here finds anything
+smaller than them to look in.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+from .board import mat_outline, paint_over
+
+MIN_FRAMES = 5  # photos of one size, this many or more, may be one fixed camera's frames (the median is bare mat)
+MIN_FRAME = 480  # px: a photo with a shorter short side is one cut round its die already (the bench's: 320)
+WORK_WIDTH = 640  # px: frames are compared this wide (a die ~12 px across: where it lies, not its print)
+CHANGED = 20  # grey levels off the mat behind, the exposure evened out: where a frame's own die lies
+SPECK = 4  # working px: a change smaller than this is noise or JPEG, not a die's print
+MOST_CHANGED = 0.02  # of a frame: more change than this is no lone die (the camera or the lamp moved)
+SECOND = 0.3  # a second change this big (of the first's area) ...
+APART = 2.0  # ... this many times the first's extent away is a second die (or a hand): the frame is left to the finder
+AROUND = 3.0  # a frame is cut this many times its change's extent each way round it (the bench's crops: ~3.5 dice)
+REACH = 1.0  # the die's top-face centre lies within this many times the change's extent of the change's centre
+SMALLER = 0.5  # a cut is made only if it is at most this share of the frame's short side (a crop is left whole)
+MARKER_GROWN = 1.6  # a marker is painted over this many times its size: its printed white margin too
+
+
+class Where(NamedTuple):
+    """An enrollment photo as it is to be looked in: grey, cut round its die or painted over where no die lies;
+    ``place``: the die's top-face centre lies within ``reach`` px of it (None: anywhere); ``origin``: where the cut
+    starts in the photo (x, y); ``no_die``: the frame is the bare mat, its die rolled out of view."""
+
+    gray: np.ndarray
+    place: tuple[float, float] | None = None
+    reach: float = 0.0
+    origin: tuple[int, int] = (0, 0)
+    no_die: bool = False
+
+
+def where_dice_lie(grays: list[np.ndarray]) -> list[Where]:
+    """Each photo as it is to be looked in for its one die: cut round where it differs from the other frames of one
+    fixed camera, else with everything off the mat (its markers seen) painted over, else as it is."""
+    behind = _mats_behind(grays)
+    out = []
+    for gray in grays:
+        where = _where_it_changed(gray, behind[gray.shape]) if gray.shape in behind else None
+        out.append(where or _on_the_mat(gray))
+    return out
+
+
+def _mats_behind(grays: list[np.ndarray]) -> dict[tuple[int, ...], np.ndarray]:
+    """Per photo size held by MIN_FRAMES photos or more, their median at the working width: the bare mat and table,
+    if they are one fixed camera's frames, each die somewhere else."""
+    by_shape: dict[tuple[int, ...], list[np.ndarray]] = {}
+    for gray in grays:
+        by_shape.setdefault(gray.shape, []).append(gray)
+    return {
+        shape: np.median(np.stack([_small(g) for g in frames]), axis=0).astype(np.float32)
+        for shape, frames in by_shape.items()
+        if len(frames) >= MIN_FRAMES and min(shape) >= MIN_FRAME
+    }
+
+
+def _small(gray: np.ndarray) -> np.ndarray:
+    scale = min(1.0, WORK_WIDTH / gray.shape[1])
+    return cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _where_it_changed(gray: np.ndarray, behind: np.ndarray) -> Where | None:
+    """The frame cut round where it differs from the mat behind it, if that is one die-like place; the bare mat if it
+    differs nowhere; None if the frames are not one camera's (it differs all over) or it changed in two places (two
+    dice: the finder will say so)."""
+    small = _small(gray)
+    gain = float(np.median(behind)) / max(1.0, float(np.median(small)))  # a camera's exposure moves frame to frame
+    changed = (np.abs(small * gain - behind) >= CHANGED).astype(np.uint8)
+    if changed.sum() > MOST_CHANGED * changed.size:
+        return None
+    # a die's print is strokes: joined over a gap of a stroke or two, specks dropped
+    joined = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(joined)
+    places = [stats[i] for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= SPECK]
+    if not places:
+        return Where(gray, no_die=True)
+    places.sort(key=lambda st: -st[cv2.CC_STAT_AREA])
+    x, y, w, h, area = places[0]
+    extent = max(w, h)
+    for other in places[1:]:
+        ox, oy, ow, oh, other_area = other
+        apart = np.hypot(ox + ow / 2 - x - w / 2, oy + oh / 2 - y - h / 2)
+        if other_area >= SECOND * area and apart > APART * extent:
+            return None
+    to_photo = gray.shape[1] / small.shape[1]
+    return _cut(gray, ((x + w / 2) * to_photo, (y + h / 2) * to_photo), extent * to_photo)
+
+
+def _cut(gray: np.ndarray, centre: tuple[float, float], extent: float) -> Where:
+    """The frame cut AROUND times ``extent`` each way round ``centre``, and the die's place in it; a photo that
+    would be cut to most of itself is one cut round its die already: left as it is."""
+    half = AROUND * extent
+    if 2 * half > SMALLER * min(gray.shape):
+        return Where(gray)
+    x0, y0 = (max(0, int(round(c - half))) for c in centre)
+    x1, y1 = min(gray.shape[1], int(round(centre[0] + half))), min(gray.shape[0], int(round(centre[1] + half)))
+    return Where(gray[y0:y1, x0:x1], (centre[0] - x0, centre[1] - y0), REACH * extent, (x0, y0))
+
+
+def _on_the_mat(gray: np.ndarray) -> Where:
+    """A photo with its mat's four markers seen: the mat's markers, and all off the mat, painted over in the mat's
+    colour (a die lies on the mat; a marker, a table's print or its edge is as like a die as anything)."""
+    mat = mat_outline(gray)
+    if mat is None:
+        return Where(gray)
+    hull = np.zeros(gray.shape, np.uint8)
+    cv2.fillPoly(hull, [np.round(mat.hull.reshape(-1, 2)).astype(np.int32)], 255)
+    margin = max(1, int(round(mat.margin)))
+    on_mat = cv2.dilate(hull, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))  # its printed margin too
+    painted = gray.copy()
+    painted[on_mat == 0] = int(np.median(gray[on_mat > 0]))
+    for corners in mat.markers:
+        middle = corners.mean(axis=0)
+        paint_over(
+            painted, middle + (corners - middle) * MARKER_GROWN, middle + (corners - middle) * MARKER_GROWN * 1.3
+        )
+    return Where(painted)

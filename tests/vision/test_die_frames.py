@@ -1,0 +1,85 @@
+"""Enrolling dice from the table camera's whole frames: the mat, its markers and words, a patterned table round it."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from bench.render.dice_scene import IMAGE_W, Rig
+from companion.games.rolling_bones.dice import FACE_IDS
+from companion.vision.die_frames import where_dice_lie
+from companion.vision.reader import DiceReader
+
+from .test_reader import tally
+
+GINGHAM = Rig(66000, style=2, colouring="black", table="gingham", printed=True)
+
+
+def frames(rig: Rig, faces: list[str], first: int) -> list[tuple[np.ndarray, list[float]]]:
+    """Whole frames of one die each (grey) and where its top face's centre lies."""
+    out = []
+    for k, face in enumerate(faces):
+        photo, truth = rig.frame(first + k, face)
+        out.append((cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), truth["dice"][0]["center"]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def gingham_frames():
+    return frames(GINGHAM, FACE_IDS[:6], 100)
+
+
+def test_a_fixed_cameras_frames_are_cut_round_each_die(gingham_frames):
+    for (gray, centre), where in zip(gingham_frames, where_dice_lie([g for g, _ in gingham_frames])):
+        assert max(where.gray.shape) < 0.25 * IMAGE_W  # cut round its die, the gingham left out
+        x0, y0 = where.origin
+        assert np.hypot(where.place[0] + x0 - centre[0], where.place[1] + y0 - centre[1]) < where.reach
+        assert np.array_equal(where.gray, gray[y0 : y0 + where.gray.shape[0], x0 : x0 + where.gray.shape[1]])
+
+
+def test_a_frame_of_the_bare_mat_is_said_to_show_no_die(gingham_frames):
+    bare, _ = GINGHAM.photo([], 999)
+    grays = [g for g, _ in gingham_frames] + [cv2.cvtColor(bare, cv2.COLOR_BGR2GRAY)]
+    assert [where.no_die for where in where_dice_lie(grays)] == [False] * 6 + [True]
+
+
+def test_frames_of_a_moving_camera_are_looked_in_on_the_mat_only():
+    """Each frame from another rig (no median to compare with): the mat's markers say where the mat is, and all off
+    it, the markers too, is painted over in the mat's tone."""
+    moved = [frames(Rig(67000 + k, table="contours"), [face], 0)[0] for k, face in enumerate(FACE_IDS[:5])]
+    for (gray, (x, y)), where in zip(moved, where_dice_lie([g for g, _ in moved])):
+        assert where.place is None and where.gray.shape == gray.shape
+        corner = where.gray[:60, :60]
+        assert corner.std() < 3  # the busy table round the mat: painted over
+        x, y = int(x), int(y)
+        assert np.array_equal(where.gray[y - 10 : y + 10, x - 10 : x + 10], gray[y - 10 : y + 10, x - 10 : x + 10])
+
+
+def test_photos_cut_round_their_die_are_left_as_they_are(gingham_frames):
+    crops = [gray[int(y) - 160 : int(y) + 160, int(x) - 160 : int(x) + 160] for gray, (x, y) in gingham_frames]
+    for crop, where in zip(crops, where_dice_lie(crops)):
+        assert where.gray is crop and where.place is None and not where.no_die
+
+
+@pytest.mark.slow  # renders 36 whole frames and enrolls from them (about a minute)
+def test_dice_enroll_from_whole_frames_on_a_gingham_table(run_cli, tmp_path, monkeypatch):
+    """`companion dice enroll DIR --set NAME` on the table camera's own frames, a die anywhere on a printed mat on a
+    gingham cloth, then a throw read: every level die right or flagged, none wrong, no flag at no die (the mat's
+    printed words, the cloth's squares)."""
+    for k, face in enumerate(FACE_IDS):
+        (tmp_path / "frames" / face).mkdir(parents=True)
+        for j in range(2):
+            photo, _ = GINGHAM.frame(1000 + 2 * k + j, face)
+            cv2.imwrite(str(tmp_path / "frames" / face / f"{j}.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))
+    done = run_cli("dice", "enroll", str(tmp_path / "frames"), "--set", "frames")
+    assert done.returncode == 0 and "enrolled 18 faces" in done.stdout, done.stderr
+    assert DiceReader.load("frames").photos_learned() == {face: 2 for face in sorted(FACE_IDS)}
+    photo, truth = GINGHAM.scene(66001)
+    cv2.imwrite(str(tmp_path / "throw.jpg"), photo)
+    done = run_cli("dice", "read", str(tmp_path / "throw.jpg"), "--set", "frames", "--json")
+    counts = tally(json.loads(done.stdout), truth["dice"])
+    assert counts["wrong"] == 0 and counts["stray"] == 0 and counts["right"] >= 14, counts
