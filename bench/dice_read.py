@@ -38,6 +38,17 @@ from bench.truth import at_true_top_faces, on_die, true_turn  # noqa: E402
 from companion.vision import networks  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "dice"
+# sets from one table camera, its whole frames enrolled (the rig's renders are ~40 MB a set: drawn when first asked,
+# into RENDERED); "family": procedural art no network was trained on (bench/learn/art.py, seeds 10**6 and up)
+RENDERED = Path(__file__).resolve().parents[1] / "build" / "bench-sets"
+TABLE_SETS = {
+    "table-gingham": dict(seed=66100, style=2, colouring="black", table="gingham", printed=True),
+    "table-busy": dict(seed=66200, style=0, colouring="red", table="contours"),
+    "table-family-black": dict(seed=66300, family=1000003, colouring="black", table="wood", printed=True),
+    "table-family-ivory": dict(seed=66400, family=1000004, colouring="ivory", printed=True),
+    "table-family-blue": dict(seed=66500, family=1000005, colouring="blue", table="gingham"),
+}
+TABLE_PHOTOS, TABLE_FRAMES = 4, 3  # throws a table set, whole frames a face
 MATCH_PX = 20  # a reading within this many px of a true centre is that die
 STEADY_READS = 3  # each photo is read this many times: the first read's time, and the least of them, are reported
 
@@ -64,6 +75,18 @@ def at_true_tops_learned(reader, image: np.ndarray, truth: list[dict]) -> int:
     level = [d for d in truth if not d["cocked"]]
     decisions = reader.decide(embed(cut_face(gray, tuple(d["center"]), true_turn(d), reader.die_side) for d in level))
     return sum(dec.clear and dec.face == d["face"] for dec, d in zip(decisions, level))
+
+
+def set_folder(data: Path, name: str) -> Path:
+    """A set's folder: under ``data``, or for a table set drawn into RENDERED when first asked."""
+    if name not in TABLE_SETS or (data / name).is_dir():
+        return data / name
+    from bench.render.dice_scene import Rig, write_rig_set
+
+    folder = RENDERED / name
+    if not (folder / "enroll").is_dir():
+        write_rig_set(folder, Rig(**TABLE_SETS[name]), TABLE_PHOTOS, TABLE_FRAMES)
+    return folder
 
 
 def evaluate(folder: Path, baseline_photos: int, kind: str = "learned") -> dict:
@@ -146,7 +169,6 @@ def matched(truth: list[dict], read: list[dict]) -> list[list[int]]:
 def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:
     """Mean face template at 8 rotations, matched over the whole frame."""
     from companion.games.rolling_bones.dice import FACE_IDS
-    from companion.vision.enrollment import the_one_die
     from companion.vision.face_patches import face_patch
 
     side = int(round(reader.die_side * 0.84))
@@ -155,9 +177,8 @@ def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:
         crops = []
         for path in sorted((folder / "enroll" / face).glob("*.jpg")):
             image = cv2.imread(str(path))
-            die = the_one_die(image, path)
-            crops.append(cv2.resize(face_patch(image, die, reader.die_side), (side, side)).astype(np.float32))
-        mean = np.mean(crops, axis=0)
+            crops.append(cv2.resize(face_patch(image, _enrolled_die(image, path), reader.die_side), (side, side)))
+        mean = np.mean(np.float32(crops), axis=0)
         templates[face] = [
             cv2.warpAffine(
                 mean, cv2.getRotationMatrix2D((side / 2, side / 2), a, 1), (side, side), borderMode=cv2.BORDER_REPLICATE
@@ -188,6 +209,17 @@ def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:
     return statistics.median(times), right / max(1, total)
 
 
+def _enrolled_die(image: np.ndarray, path: Path):
+    """An enrollment photo's die: from its truth beside it (a table camera's whole frame), else the one die seen."""
+    from companion.vision.blobs import Blob
+    from companion.vision.enrollment import the_one_die
+
+    if not path.with_suffix(".json").is_file():
+        return the_one_die(image, path)
+    die = json.loads(path.with_suffix(".json").read_text())["dice"][0]
+    return Blob(tuple(die["center"]), (0.0, 0.0), true_turn(die), 0.0, False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=DATA)
@@ -207,9 +239,11 @@ def main() -> None:
             "blender-framed",
             "blender-diagonal",
             "tablecloths",
+            *TABLE_SETS,
         ],
         help="sets under --data: dev (OpenCV renders, tuned on), heldout (other art), "
-        "blender (physically based renders, bench/render/blender_dice.py), blender-ivory (the same, light dice), blender-style2 (black dice, art style 2), blender-table (one table camera for every photo, enrollment too), blender-framed (art none of the reader's development saw: each pictogram in a ring all faces share), blender-diagonal (other unseen art: thin pictograms turned 45 degrees; rendered after session 13's choices, used for none), tablecloths (OpenCV renders, red dice, the mat on patterned tables: flags at no die)",
+        "blender (physically based renders, bench/render/blender_dice.py), blender-ivory (the same, light dice), blender-style2 (black dice, art style 2), blender-table (one table camera for every photo, enrollment too), blender-framed (art none of the reader's development saw: each pictogram in a ring all faces share), blender-diagonal (other unseen art: thin pictograms turned 45 degrees; rendered after session 13's choices, used for none), tablecloths (OpenCV renders, red dice, the mat on patterned tables: flags at no die); table-* (one table camera, "
+        "its whole frames enrolled, drawn into build/bench-sets/ when first asked; table-family-*: procedural art no network saw)",
     )
     parser.add_argument(
         "--readers",
@@ -231,7 +265,7 @@ def main() -> None:
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
     for name in args.sets:
         for kind in args.readers:
-            r = evaluate(args.data / name, args.baseline_photos, kind)
+            r = evaluate(set_folder(args.data, name), args.baseline_photos, kind)
             print(
                 f"{name:8s} {kind}: {r['photos']} photos, {r['dice']} level dice: correct {r['correct']:.1%}, misread {r['misread']:.2%}, "
                 f"abstain {r['abstain']:.1%}, perfect photos {r['perfect']:.0%}, phantom dice {r['phantom']}, "

@@ -75,12 +75,14 @@ def mat_canvas(nrng: np.random.Generator, markers: bool) -> np.ndarray:
     return canvas
 
 
-def face_art(face: str, style: int, colouring: str, px: int) -> np.ndarray:
-    """One face of a die, square, ``px`` across (BGR): body colour with the pictogram in ink."""
+def face_art(face: str, style: int, colouring: str, px: int, art: dict[str, np.ndarray] | None = None) -> np.ndarray:
+    """One face of a die, square, ``px`` across (BGR): body colour with the pictogram in ink (``art``: the
+    pictograms by face, 96x96 masks, instead of art ``style``'s)."""
     body, ink = COLOURINGS[colouring]
     top = np.zeros((px, px, 3), np.uint8)
     top[:] = body
-    g = cv2.resize(glyph(face, style), (int(px * 0.78), int(px * 0.78)), interpolation=cv2.INTER_AREA)
+    pictogram = art[face] if art else glyph(face, style)
+    g = cv2.resize(pictogram, (int(px * 0.78), int(px * 0.78)), interpolation=cv2.INTER_AREA)
     o = (px - g.shape[0]) // 2
     alpha = (g.astype(float) / 255.0)[..., None]
     region = top[o : o + g.shape[0], o : o + g.shape[1]].astype(float)
@@ -88,13 +90,13 @@ def face_art(face: str, style: int, colouring: str, px: int) -> np.ndarray:
     return top
 
 
-def _die_sprite(face: str, style: int, colouring: str, px: int, cocked: bool, tilt_axis: float):
+def _die_sprite(face: str, style: int, colouring: str, px: int, cocked: bool, tilt_axis: float, art=None):
     """A BGRA sprite of one die seen from above (a cocked die: squashed top, one side face)."""
     body, _ = COLOURINGS[colouring]
     pad = px
     size = px + 2 * pad
     img = np.zeros((size, size, 4), np.uint8)
-    top = face_art(face, style, colouring, px)
+    top = face_art(face, style, colouring, px, art)
     # bevel: a lighter rim, rounded corners
     rim = max(2, px // 14)
     mask = np.zeros((px, px), np.uint8)
@@ -420,6 +422,7 @@ class Rig:
     colouring: str = "black"
     table: str | None = None  # one of TABLES round the mat, or a plain table
     printed: bool = False  # the mat as hardware/make_mat.py prints it (paper, markers, border line, words), not felt
+    family: int | None = None  # the dice's art: a procedural family (bench/learn/art.py; 10**6 up never trained on)
 
     def canvas(self) -> np.ndarray:
         """The bare mat, seen square-on at PX_PER_MM."""
@@ -438,9 +441,15 @@ class Rig:
         nrng = np.random.default_rng(seed)
         canvas = self.canvas()
         px = int(DIE_MM * PX_PER_MM)
+        art = None
+        if self.family is not None:
+            from bench.learn.art import family
+
+            art = family(self.family)
         _shadow(canvas, dice, px, (rng.uniform(-6, 6), rng.uniform(2, 8)), 0.3)
         for d in dice:
-            _paste(canvas, _die_sprite(d.face, self.style, self.colouring, px, d.cocked, 0), d.x, d.y, d.angle)
+            sprite = _die_sprite(d.face, self.style, self.colouring, px, d.cocked, 0, art)
+            _paste(canvas, sprite, d.x, d.y, d.angle)
         H = _camera(random.Random(self.seed), canvas.shape[1], canvas.shape[0], set_camera_height(self.seed))
         photo = TABLES[self.table](np.random.default_rng(self.seed)) if self.table else np.empty(0, np.uint8)
         if self.table:

@@ -14,6 +14,7 @@ a straight-down photo at that scale reads the same here); each marker is its cen
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import cv2
@@ -187,6 +188,25 @@ def mat_outline(image: np.ndarray) -> MatOutline | None:
     corners = [seen[i] for i in MAT_MARKERS]
     side = float(np.mean([np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1) for c in corners]))
     return MatOutline(cv2.convexHull(np.concatenate(corners).astype(np.float32)), MAT_MARGIN * side, corners)
+
+
+class SeenMat:
+    """The dice mat in one photo: its markers looked for once, when first asked (a few ms a 3 Mpx photo)."""
+
+    def __init__(self, gray: np.ndarray) -> None:
+        self._gray = gray
+
+    @cached_property
+    def outline(self) -> MatOutline | None:
+        return mat_outline(self._gray)
+
+    def holds(self, point, slack: float = 0.0) -> bool:
+        """Whether ``point`` (px) lies on the mat, its printed margin or ``slack`` px beyond; with the mat's markers
+        not all seen, anywhere may be the mat."""
+        mat = self.outline
+        return mat is None or cv2.pointPolygonTest(mat.hull, (float(point[0]), float(point[1])), True) >= -(
+            mat.margin + slack
+        )
 
 
 def _numbers(value: Any, n: int) -> bool:

@@ -30,6 +30,7 @@ SECOND = 0.3  # a second change this big (of the first's area) ...
 APART = 2.0  # ... this many times the first's extent away is a second die (or a hand): the frame is left to the finder
 AROUND = 3.0  # a frame is cut this many times its change's extent each way round it (the bench's crops: ~3.5 dice)
 REACH = 1.0  # the die's top-face centre lies within this many times the change's extent of the change's centre
+SIDE_OF_CHANGE = (0.5, 1.5)  # a die's side to its change's extent: its body and shadow (0.67) to its print (1.3)
 SMALLER = 0.5  # a cut is made only if it is at most this share of the frame's short side (a crop is left whole)
 MARKER_GROWN = 1.6  # a marker is painted over this many times its size: its printed white margin too
 
@@ -37,12 +38,14 @@ MARKER_GROWN = 1.6  # a marker is painted over this many times its size: its pri
 class Where(NamedTuple):
     """An enrollment photo as it is to be looked in: grey, cut round its die or painted over where no die lies;
     ``place``: the die's top-face centre lies within ``reach`` px of it (None: anywhere); ``origin``: where the cut
-    starts in the photo (x, y); ``no_die``: the frame is the bare mat, its die rolled out of view."""
+    starts in the photo (x, y); ``extent``: how far the frame's change reaches (px: its print, or its body and
+    shadow; 0: not known); ``no_die``: the frame is the bare mat, its die rolled out of view."""
 
     gray: np.ndarray
     place: tuple[float, float] | None = None
     reach: float = 0.0
     origin: tuple[int, int] = (0, 0)
+    extent: float = 0.0
     no_die: bool = False
 
 
@@ -55,6 +58,16 @@ def where_dice_lie(grays: list[np.ndarray]) -> list[Where]:
         where = _where_it_changed(gray, behind[gray.shape]) if gray.shape in behind else None
         out.append(where or _on_the_mat(gray))
     return out
+
+
+def die_sides(looked_in: list[Where], sides: tuple[float, ...]) -> tuple[float, ...]:
+    """Of ``sides`` (px), those a die may have whose frames changed as far as they did (their median extent): its
+    print alone (a dark die on a dark mat) to its body and shadow. All of them if no frame's change is known."""
+    extents = [where.extent for where in looked_in if where.extent]
+    if not extents:
+        return sides
+    extent = float(np.median(extents))
+    return tuple(s for s in sides if SIDE_OF_CHANGE[0] * extent <= s <= SIDE_OF_CHANGE[1] * extent) or sides
 
 
 def _mats_behind(grays: list[np.ndarray]) -> dict[tuple[int, ...], np.ndarray]:
@@ -110,7 +123,7 @@ def _cut(gray: np.ndarray, centre: tuple[float, float], extent: float) -> Where:
         return Where(gray)
     x0, y0 = (max(0, int(round(c - half))) for c in centre)
     x1, y1 = min(gray.shape[1], int(round(centre[0] + half))), min(gray.shape[0], int(round(centre[1] + half)))
-    return Where(gray[y0:y1, x0:x1], (centre[0] - x0, centre[1] - y0), REACH * extent, (x0, y0))
+    return Where(gray[y0:y1, x0:x1], (centre[0] - x0, centre[1] - y0), REACH * extent, (x0, y0), extent)
 
 
 def _on_the_mat(gray: np.ndarray) -> Where:

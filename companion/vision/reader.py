@@ -29,8 +29,8 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
-from .board import mat_outline, on_a_marker
-from .die_frames import where_dice_lie
+from .board import SeenMat, on_a_marker
+from .die_frames import die_sides, where_dice_lie
 from .edges import slope
 from .embedding import PATCH, cut_face, embed
 from .finding import ENROLL_PEAK, Spot, find_spots
@@ -39,7 +39,11 @@ from .model_sets import PHOTO_SUFFIXES, enroll_again, enrollment_photos, load_se
 from .refining import Refined, judge, refine
 from .teaching_sheet import PLACE_MM, places_in_photo
 
-CANDIDATE_PEAK = 0.1  # the finder's spots this likely are looked at again (the refiner says which are dice)
+CANDIDATE_PEAK = 0.1  # the finder's spots this likely are looked at again (the refiner says which are dice) ...
+# ... but in a photo with more spots than this (a throw's 18 dice and their sides give 18-24 on the bench; a busy
+# cloth round the mat 175-225, a printed mat on gingham 60-80) and the mat's four markers seen, only those on the mat,
+# its printed margin or half a die beyond are (a die on the mat's edge): 100-165 of a busy cloth's spots lie further
+MANY_SPOTS = 36
 DIE_LIKELY = 0.5  # the refiner's say, a die or not
 SAME_DIE = 0.5  # refined centres closer than this (in sides) are one die
 LEVEL_LIKELY = 0.4  # the lean judge's say, level or cocked (held-out renders: of 845 level dice 29 called cocked,
@@ -213,10 +217,12 @@ class DiceReader:
     def read(self, image: np.ndarray) -> dict[str, Any]:
         start = time.perf_counter()
         gray = _grey(image)
-        refined, found, is_level = self._find_dice(gray)
+        mat = SeenMat(gray)
+        refined, found, is_level = self._find_dice(gray, mat)
         level = [die for die, flat in zip(found, is_level) if flat]
         first_looks = embed(cut_face(gray, f.centre, f.turn, f.side) for _, f in level)
-        return self._in_focus_of(first_looks)._read_found(gray, refined, found, is_level, level, first_looks, start)
+        focused = self._in_focus_of(first_looks)
+        return focused._read_found(gray, mat, refined, found, is_level, level, first_looks, start)
 
     def _in_focus_of(self, first_looks: np.ndarray) -> DiceReader:
         """This reader, or its twin holding the enrolled faces blurred where the photo's dice are more like those (the
@@ -235,7 +241,7 @@ class DiceReader:
         return replace(self, vectors=self.vectors if self.blurred is None else self.blurred, blurred=None)
 
     def _read_found(
-        self, gray, refined, found, is_level, level, first_looks: np.ndarray, start: float
+        self, gray, mat: SeenMat, refined, found, is_level, level, first_looks: np.ndarray, start: float
     ) -> dict[str, Any]:
         """``read`` from the found dice on: ``level`` those of them level, ``first_looks`` their faces embedded."""
         decisions = self.decide_looking_around(gray, [face for _, face in level], first_looks)
@@ -262,16 +268,18 @@ class DiceReader:
                 dice.append(_die_read(sure, _rounded(face.centre)))
             else:
                 flags.append(_flag(face.centre, "a die? too faint to read: light it better"))
-        flags = _dark_enough(gray, _on_the_mat(gray, flags), read, self.die_side)
+        # a patterned table round the mat (a busy cloth's squiggles are die-sized) is no place to ask the table to look;
+        # a die read off the mat is still read (unless the photo is busy: MANY_SPOTS)
+        flags = _dark_enough(gray, [flag for flag in flags if mat.holds(flag["center"])], read, self.die_side)
         unreadable = [{**flag, "center": _rounded(flag["center"])} for flag in flags]
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
 
-    def _find_dice(self, gray: np.ndarray) -> tuple[list, list, list[bool]]:
+    def _find_dice(self, gray: np.ndarray, mat: SeenMat) -> tuple[list, list, list[bool]]:
         """find_dice at the enrolled die size, or, if the photo's level dice are RESIZED off the enrolled faces (the
         camera moved closer or further since the enrollment photos), again at their size until it settles."""
         side = self.die_side
-        refined, found, is_level = find_dice(gray, side)
+        refined, found, is_level = find_dice(gray, side, mat)
         bar = RESIZED
         for _ in range(RESIZE_LOOKS):
             sides = [face.side for (_, face), flat in zip(found, is_level) if flat]
@@ -281,7 +289,7 @@ class DiceReader:
             if 1 / bar <= scale * self.die_side / side <= bar:
                 break
             side, bar = self.die_side * scale, SETTLED
-            refined, found, is_level = find_dice(gray, side)
+            refined, found, is_level = find_dice(gray, side, mat)
         return refined, found, is_level
 
     def _like_the_sets(
@@ -401,18 +409,6 @@ def _on_a_marker(gray: np.ndarray, centre: tuple[float, float], side: float) -> 
     return on_a_marker(gray, centre, int(MARKER_LOOK * side))
 
 
-def _on_the_mat(gray: np.ndarray, flags: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The flags on the mat (its four corner markers' outline and its printed margin), when all four are seen: a
-    patterned table round it (a busy cloth's squiggles are die-sized) is no place to ask the table to look. A die
-    read off the mat is still read; with the markers not all seen, every flag stands."""
-    if not flags:
-        return flags
-    mat = mat_outline(gray)  # (looked for only when there is a flag)
-    if mat is None:
-        return flags
-    return [f for f in flags if cv2.pointPolygonTest(mat.hull, tuple(map(float, f["center"])), True) >= -mat.margin]
-
-
 def _dark_enough(gray: np.ndarray, flags: list[dict[str, Any]], read: list[list[float]], side: float) -> list:
     """The flags that may be dice by their tone: where the dice read are dark on a lighter mat (DARK_DICE), a flag
     whose darkest quarter is not AS_DARK of the way from the mat round it to the dice's is the mat's print (a
@@ -450,11 +446,13 @@ def _worth_asking(spot: Spot, decision: Decision) -> bool:
 
 
 def find_dice(
-    gray: np.ndarray, side: float
+    gray: np.ndarray, side: float, mat: SeenMat | None = None
 ) -> tuple[list[tuple[Spot, Refined]], list[tuple[Spot, Refined]], list[bool]]:
     """The find, refine and lean stages: every spot the finder found as refined, the dice among them (one a die),
-    and whether each die is level."""
+    and whether each die is level; with MANY_SPOTS found, those off the ``mat`` (if seen) are let be."""
     spots = find_spots(gray, side, CANDIDATE_PEAK)
+    if mat is not None and len(spots) > MANY_SPOTS:
+        spots = [spot for spot in spots if mat.holds(spot.centre, side / 2)]
     refined = list(zip(spots, refine(gray, spots, side)))
     found = _one_a_die([(spot, face) for spot, face in refined if face.die >= DIE_LIKELY])
     found = list(zip([spot for spot, _ in found], judge(gray, [face for _, face in found])))  # the dice only
@@ -507,7 +505,9 @@ def _from_face_folders(folder: Path) -> tuple[float, list[tuple[str, np.ndarray,
 
     photos = [(face, path, _grey(image)) for face, path, image in enrollment_photos(folder, FACE_IDS, "face")]
     looked_in = where_dice_lie([gray for _, _, gray in photos])
-    side = _likeliest_side([(where.gray, [where.place], where.reach) for where in looked_in], ENROLL_SIDES)
+    # (the finder, at a tenth of the die's size, can be surer of a pictogram's strokes than of the die)
+    sides = die_sides(looked_in, ENROLL_SIDES)
+    side = _likeliest_side([(where.gray, [where.place], where.reach) for where in looked_in], sides)
     shown, left_out = [], []
     for (face, path, _), where in zip(photos, looked_in):
         if where.no_die:
