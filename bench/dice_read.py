@@ -210,13 +210,14 @@ def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:
 
 
 def _enrolled_die(image: np.ndarray, path: Path):
-    """An enrollment photo's die: from its truth beside it (a table camera's whole frame), else the one die seen."""
+    """An enrollment photo's die: for a table camera's whole frame its truth beside it, else the one die seen."""
     from companion.vision.blobs import Blob
+    from companion.vision.die_frames import MIN_FRAME
     from companion.vision.enrollment import the_one_die
 
-    if not path.with_suffix(".json").is_file():
+    if min(image.shape[:2]) < MIN_FRAME:
         return the_one_die(image, path)
-    die = json.loads(path.with_suffix(".json").read_text())["dice"][0]
+    die = json.loads(path.with_suffix(".json").read_text())
     return Blob(tuple(die["center"]), (0.0, 0.0), true_turn(die), 0.0, False)
 
 

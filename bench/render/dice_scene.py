@@ -462,12 +462,13 @@ class Rig:
         return np.clip(photo.astype(np.float32) * exposure, 0, 255).astype(np.uint8), H
 
     def frame(self, seed: int, face: str) -> tuple[np.ndarray, dict]:
-        """An enrollment photo as the table camera takes it: one die, face up, anywhere on the mat, the whole frame."""
+        """An enrollment photo as the table camera takes it: one die, face up, anywhere on the mat, the whole frame;
+        and its truth (face, kind, centre, corners, as the Blender renderer's enrollment photos')."""
         rng = random.Random(seed)
         w, h = MAT_MM[0] * PX_PER_MM, MAT_MM[1] * PX_PER_MM
         die = Die(face, rng.uniform(w * 0.15, w * 0.85), rng.uniform(h * 0.2, h * 0.8), rng.uniform(0, 360))
         photo, H = self.photo([die], seed)
-        return photo, {"dice": _truth([die], H, int(DIE_MM * PX_PER_MM))}
+        return photo, _truth([die], H, int(DIE_MM * PX_PER_MM))[0]
 
     def scene(self, seed: int, n_dice: int = 18, cocked_share: float = 0.08) -> tuple[np.ndarray, dict]:
         """A throw on this table: ``n_dice`` dice, touching in places, some cocked."""

@@ -7,8 +7,7 @@ gingham or a busy print, die-sized squares and squiggles). Two things tell the d
   is their median, and a frame's die is where the frame differs from it;
 - the mat's four corner markers (ids 0-3): the die lies on the mat, not on a marker nor off the mat.
 
-Photos cut round their die already (as the bench's sets are) are left as they are: nothing here finds anything
-smaller than them to look in.
+Photos cut round their die already (as the bench's sets are) are left as they are.
 """
 
 from __future__ import annotations
@@ -28,30 +27,29 @@ SPECK = 4  # working px: a change smaller than this is noise or JPEG, not a die'
 MOST_CHANGED = 0.02  # of a frame: more change than this is no lone die (the camera or the lamp moved)
 SECOND = 0.3  # a second change this big (of the first's area) ...
 APART = 2.0  # ... this many times the first's extent away is a second die (or a hand): the frame is left to the finder
-AROUND = 3.0  # a frame is cut this many times its change's extent each way round it (the bench's crops: ~3.5 dice)
 REACH = 1.0  # the die's top-face centre lies within this many times the change's extent of the change's centre
 SIDE_OF_CHANGE = (0.5, 1.5)  # a die's side to its change's extent: its body and shadow (0.67) to its print (1.3)
-SMALLER = 0.5  # a cut is made only if it is at most this share of the frame's short side (a crop is left whole)
+LARGEST = 0.25  # of a frame's short side: a change further across is no die
 MARKER_GROWN = 1.6  # a marker is painted over this many times its size: its printed white margin too
 
 
 class Where(NamedTuple):
-    """An enrollment photo as it is to be looked in: grey, cut round its die or painted over where no die lies;
-    ``place``: the die's top-face centre lies within ``reach`` px of it (None: anywhere); ``origin``: where the cut
-    starts in the photo (x, y); ``extent``: how far the frame's change reaches (px: its print, or its body and
-    shadow; 0: not known); ``no_die``: the frame is the bare mat, its die rolled out of view."""
+    """An enrollment photo as it is to be looked in: grey, painted over where no die lies (off the mat);
+    ``place``: the die's top-face centre lies within ``reach`` px of it (None: anywhere); ``extent``: how far the
+    frame's change reaches (px: its print, or its body and shadow; 0: not known); ``no_die``: the frame is the bare
+    mat, its die rolled out of view. The finder looks at the whole frame, as it will when reading: it is fed the
+    photo standardised as a whole, and a die on white paper cut out alone stood out far more than any it learned."""
 
     gray: np.ndarray
     place: tuple[float, float] | None = None
     reach: float = 0.0
-    origin: tuple[int, int] = (0, 0)
     extent: float = 0.0
     no_die: bool = False
 
 
 def where_dice_lie(grays: list[np.ndarray]) -> list[Where]:
-    """Each photo as it is to be looked in for its one die: cut round where it differs from the other frames of one
-    fixed camera, else with everything off the mat (its markers seen) painted over, else as it is."""
+    """Each photo as it is to be looked in for its one die: where it differs from the other frames of one fixed
+    camera, else with everything off the mat (its markers seen) painted over, else as it is."""
     behind = _mats_behind(grays)
     out = []
     for gray in grays:
@@ -89,9 +87,9 @@ def _small(gray: np.ndarray) -> np.ndarray:
 
 
 def _where_it_changed(gray: np.ndarray, behind: np.ndarray) -> Where | None:
-    """The frame cut round where it differs from the mat behind it, if that is one die-like place; the bare mat if it
-    differs nowhere; None if the frames are not one camera's (it differs all over) or it changed in two places (two
-    dice: the finder will say so)."""
+    """Where the frame differs from the mat behind it, if that is one die-like place; the bare mat if it differs
+    nowhere; None if the frames are not one camera's (it differs all over) or it changed in two places (two dice:
+    the finder will say so)."""
     small = _small(gray)
     gain = float(np.median(behind)) / max(1.0, float(np.median(small)))  # a camera's exposure moves frame to frame
     changed = (np.abs(small * gain - behind) >= CHANGED).astype(np.uint8)
@@ -112,18 +110,10 @@ def _where_it_changed(gray: np.ndarray, behind: np.ndarray) -> Where | None:
         if other_area >= SECOND * area and apart > APART * extent:
             return None
     to_photo = gray.shape[1] / small.shape[1]
-    return _cut(gray, ((x + w / 2) * to_photo, (y + h / 2) * to_photo), extent * to_photo)
-
-
-def _cut(gray: np.ndarray, centre: tuple[float, float], extent: float) -> Where:
-    """The frame cut AROUND times ``extent`` each way round ``centre``, and the die's place in it; a photo that
-    would be cut to most of itself is one cut round its die already: left as it is."""
-    half = AROUND * extent
-    if 2 * half > SMALLER * min(gray.shape):
-        return Where(gray)
-    x0, y0 = (max(0, int(round(c - half))) for c in centre)
-    x1, y1 = min(gray.shape[1], int(round(centre[0] + half))), min(gray.shape[0], int(round(centre[1] + half)))
-    return Where(gray[y0:y1, x0:x1], (centre[0] - x0, centre[1] - y0), REACH * extent, (x0, y0), extent)
+    if extent > LARGEST * min(small.shape):
+        return None
+    centre = ((x + w / 2) * to_photo, (y + h / 2) * to_photo)
+    return Where(gray, centre, REACH * extent * to_photo, extent * to_photo)
 
 
 def _on_the_mat(gray: np.ndarray) -> Where:

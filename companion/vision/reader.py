@@ -44,6 +44,9 @@ CANDIDATE_PEAK = 0.1  # the finder's spots this likely are looked at again (the 
 # cloth round the mat 175-225, a printed mat on gingham 60-80) and the mat's four markers seen, only those on the mat,
 # its printed margin or half a die beyond are (a die on the mat's edge): 100-165 of a busy cloth's spots lie further
 MANY_SPOTS = 36
+# in a photo that is not so busy, spots this faint are looked at too, but only to be read, never flagged: light dice
+# on a light mat (ivory dice on paper: 0.07-0.09 to the finder where the refiner is sure of a level die)
+FAINT_PEAK = 0.05
 DIE_LIKELY = 0.5  # the refiner's say, a die or not
 SAME_DIE = 0.5  # refined centres closer than this (in sides) are one die
 LEVEL_LIKELY = 0.4  # the lean judge's say, level or cocked (held-out renders: of 845 level dice 29 called cocked,
@@ -249,6 +252,8 @@ class DiceReader:
         for (spot, face), decision in zip(level, decisions):
             if decision.clear:
                 dice.append(_die_read(decision, _rounded(face.centre)))
+            elif spot.likelihood < CANDIDATE_PEAK:
+                continue  # a faint spot is read or let be (a mat's print is seldom like no face of the set's)
             elif decision.similarity < MIN_SIMILARITY:
                 # fainter, and like no face: a mat's corner or print, not a die
                 if _worth_asking(spot, decision) and not _on_a_marker(gray, face.centre, face.side):
@@ -257,7 +262,8 @@ class DiceReader:
                 why = f"{decision.face} or {decision.runner_up}: too close to call"
                 flags.append(_flag(face.centre, why, could_be=[decision.face, decision.runner_up]))
         read = [d["center"] for d in dice]
-        cocked = self._like_the_sets(gray, [die for die, flat in zip(found, is_level) if not flat], read)
+        leaning = [die for die, flat in zip(found, is_level) if not flat and die[0].likelihood >= CANDIDATE_PEAK]
+        cocked = self._like_the_sets(gray, leaning, read)
         for face in self._not_shadows(gray, cocked, read):
             if not _on_a_marker(gray, face.centre, face.side):
                 flags.append(_flag(face.centre, "cocked: re-roll it or lay it flat"))
@@ -322,7 +328,11 @@ class DiceReader:
         searched for, is surely one of the set's (FAINT_SURE), or asked about (None) where it is worth asking (the
         finder sure of it, or its face like one of the set's): the networks disagree (a dark die on a dark mat in dim
         light shows little but its print), so the table is asked rather than the die left out without a word."""
-        doubted = [(spot, face) for spot, face in refined if face.die < DIE_LIKELY and _apart(face, found)]
+        doubted = [
+            (spot, face)
+            for spot, face in refined
+            if face.die < DIE_LIKELY and spot.likelihood >= CANDIDATE_PEAK and _apart(face, found)
+        ]
         decisions = self.decide(embed(cut_face(gray, face.centre, face.turn, face.side) for _, face in doubted))
         faint: list[tuple[Refined, Decision | None]] = []
         for (spot, face), decision in zip(doubted, decisions):
@@ -449,10 +459,15 @@ def find_dice(
     gray: np.ndarray, side: float, mat: SeenMat | None = None
 ) -> tuple[list[tuple[Spot, Refined]], list[tuple[Spot, Refined]], list[bool]]:
     """The find, refine and lean stages: every spot the finder found as refined, the dice among them (one a die),
-    and whether each die is level; with MANY_SPOTS found, those off the ``mat`` (if seen) are let be."""
-    spots = find_spots(gray, side, CANDIDATE_PEAK)
-    if mat is not None and len(spots) > MANY_SPOTS:
-        spots = [spot for spot in spots if mat.holds(spot.centre, side / 2)]
+    and whether each die is level; with MANY_SPOTS found, the faint ones and those off the ``mat`` (if seen) are
+    let be."""
+    spots = find_spots(gray, side, FAINT_PEAK)
+    if len([spot for spot in spots if spot.likelihood >= CANDIDATE_PEAK]) > MANY_SPOTS:
+        spots = [
+            spot
+            for spot in spots
+            if spot.likelihood >= CANDIDATE_PEAK and (mat is None or mat.holds(spot.centre, side / 2))
+        ]
     refined = list(zip(spots, refine(gray, spots, side)))
     found = _one_a_die([(spot, face) for spot, face in refined if face.die >= DIE_LIKELY])
     found = list(zip([spot for spot, _ in found], judge(gray, [face for _, face in found])))  # the dice only
