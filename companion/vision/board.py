@@ -28,13 +28,15 @@ EDGE = 0.01  # of the board's short side: its edge, replaced by the board just i
 MARKER_MARGIN = 1.6  # a marker is painted over this many times its size: its printed white margin too
 LOOK_AROUND = 4  # marker sides: how far from its guessed place a marker missed at half size is looked for
 DETECT_HALF = 1000  # px: photos at least this big on their short side are searched for markers at half size
-MAT_MARKERS = (
-    0,
-    1,
-    2,
-    3,
-)  # the dice mat's corner markers (hardware/make_mat.py: ArUco 4x4_50, clockwise from top left)
-MAT_MARGIN = 0.5  # marker sides the mat reaches beyond its markers' outline (hardware/make_mat.py: 20 mm, 40 mm)
+# the dice mat (hardware/make_mat.py): 620 x 350 mm, its ArUco 4x4_50 markers 0-3 clockwise from the top left, 40 mm
+# each, 20 mm in from its edges; the mat's edge is placed by their centres (the renderer's felt mat prints its codes
+# smaller, in a white square the same size: the centres agree)
+MAT_MM = (620.0, 350.0)
+MAT_MARKER_CENTRES_MM = {0: (40.0, 40.0), 1: (580.0, 40.0), 2: (580.0, 310.0), 3: (40.0, 310.0)}
+MAT_MARKERS_NEEDED = 2  # markers seen (dice lie on the others) for the mat's edge to be placed ...
+MAT_GIVE = (
+    0.05  # ... and with fewer than four, of the mat's width that it may be off (a camera tilted 15 degrees: 1-3 %)
+)
 MAT_SHRINK = 2  # the mat's markers are looked for at half size (4-6 ms a 3 Mpx photo)
 
 
@@ -172,22 +174,34 @@ def markers_seen(image: np.ndarray | None, shrink: int = 1) -> dict[int, np.ndar
 
 
 class MatOutline(NamedTuple):
-    """The dice mat in a photo: its four corner markers' convex hull, how far (px) its printed margin reaches beyond
-    that, and each marker's corners."""
+    """The dice mat in a photo: its edge (four corners, photo px, clockwise from the top left), the corners of each of
+    its markers seen, and how far (px) the edge may be off."""
 
-    hull: np.ndarray
-    margin: float
+    edge: np.ndarray
     markers: list[np.ndarray]
+    give: float = 0.0
 
 
 def mat_outline(image: np.ndarray) -> MatOutline | None:
-    """The dice mat's outline in a photo, if all four of its corner markers are seen."""
-    seen = markers_seen(image, MAT_SHRINK)
-    if not all(i in seen for i in MAT_MARKERS):
+    """The dice mat's edge in a photo, placed by its markers' centres: four seen, by a homography; three, an affine
+    map; two, a similarity (a camera's tilt bends it a little); None with fewer (no mat, or one under the dice)."""
+    seen = {i: c for i, c in markers_seen(image, MAT_SHRINK).items() if i in MAT_MARKER_CENTRES_MM}
+    if len(seen) < MAT_MARKERS_NEEDED:
         return None
-    corners = [seen[i] for i in MAT_MARKERS]
-    side = float(np.mean([np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1) for c in corners]))
-    return MatOutline(cv2.convexHull(np.concatenate(corners).astype(np.float32)), MAT_MARGIN * side, corners)
+    mm = np.array([MAT_MARKER_CENTRES_MM[i] for i in seen], np.float32)
+    px = np.array([seen[i].mean(axis=0) for i in seen], np.float32)
+    w, h = MAT_MM
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    if len(seen) == 4:
+        edge = cv2.perspectiveTransform(corners[None], cv2.getPerspectiveTransform(mm, px))[0]
+    elif len(seen) == 3:
+        edge = corners @ (affine := cv2.getAffineTransform(mm, px))[:, :2].T + affine[:, 2]
+    else:  # z -> a z + b, in complex numbers: a turn, a scale and a shift
+        (s0, s1), (d0, d1) = (complex(*p) for p in mm), (complex(*p) for p in px)
+        a = (d1 - d0) / (s1 - s0)
+        edge = np.array([[(z := a * (complex(*c) - s0) + d0).real, z.imag] for c in corners], np.float32)
+    give = 0.0 if len(seen) == 4 else MAT_GIVE * float(np.linalg.norm(edge[1] - edge[0]))
+    return MatOutline(edge.astype(np.float32), list(seen.values()), give)
 
 
 class SeenMat:
@@ -201,12 +215,11 @@ class SeenMat:
         return mat_outline(self._gray)
 
     def holds(self, point, slack: float = 0.0) -> bool:
-        """Whether ``point`` (px) lies on the mat, its printed margin or ``slack`` px beyond; with the mat's markers
-        not all seen, anywhere may be the mat."""
+        """Whether ``point`` (px) lies on the mat or within ``slack`` px of its edge; with too few of the mat's
+        markers seen, anywhere may be the mat."""
         mat = self.outline
-        return mat is None or cv2.pointPolygonTest(mat.hull, (float(point[0]), float(point[1])), True) >= -(
-            mat.margin + slack
-        )
+        distance = cv2.pointPolygonTest(mat.edge, (float(point[0]), float(point[1])), True) if mat else 0.0
+        return distance >= -(slack + (mat.give if mat else 0.0))
 
 
 def _numbers(value: Any, n: int) -> bool:

@@ -117,15 +117,15 @@ def _where_it_changed(gray: np.ndarray, behind: np.ndarray) -> Where | None:
 
 
 def _on_the_mat(gray: np.ndarray) -> Where:
-    """A photo with its mat's four markers seen: the mat's markers, and all off the mat, painted over in the mat's
-    colour (a die lies on the mat; a marker, a table's print or its edge is as like a die as anything)."""
+    """A photo with its mat's markers seen: the markers, and all off the mat, painted over in the mat's colour (a die
+    lies on the mat; a marker, a table's print or its edge is as like a die as anything)."""
     mat = mat_outline(gray)
     if mat is None:
         return Where(gray)
-    hull = np.zeros(gray.shape, np.uint8)
-    cv2.fillPoly(hull, [np.round(mat.hull.reshape(-1, 2)).astype(np.int32)], 255)
-    margin = max(1, int(round(mat.margin)))
-    on_mat = cv2.dilate(hull, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))  # its printed margin too
+    edge = np.zeros(gray.shape, np.uint8)
+    cv2.fillPoly(edge, [np.round(mat.edge).astype(np.int32)], 255)
+    give = int(round(mat.give))  # (placed by fewer than four markers)
+    on_mat = cv2.dilate(edge, np.ones((2 * give + 1, 2 * give + 1), np.uint8)) if give else edge
     painted = gray.copy()
     painted[on_mat == 0] = int(np.median(gray[on_mat > 0]))
     for corners in mat.markers:

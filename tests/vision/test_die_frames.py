@@ -68,6 +68,25 @@ def test_frames_of_a_moving_camera_are_looked_in_on_the_mat_only():
         assert np.array_equal(where.gray[y - 10 : y + 10, x - 10 : x + 10], gray[y - 10 : y + 10, x - 10 : x + 10])
 
 
+@pytest.mark.parametrize("hidden", [(), (2,), (1, 2)])
+def test_the_mats_edge_is_placed_by_its_markers_even_with_dice_on_some(hidden):
+    """The mat's edge from its markers' centres (hardware/make_mat.py's layout) against the renderer's own: within
+    a few px with all four seen, within its stated give with one or two under dice."""
+    import companion.vision.board as board
+
+    photo, H = GINGHAM.photo([], 5)
+    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    w, h = (mm * 4.0 for mm in board.MAT_MM)  # the renderer's mat canvas, 4 px a mm
+    truth = cv2.perspectiveTransform(np.float32([[[0, 0], [w, 0], [w, h], [0, h]]]), H)[0]
+    for i in hidden:  # a die over the marker: it is not seen
+        centre = board.markers_seen(gray, 2)[i].mean(axis=0).astype(int)
+        gray[centre[1] - 70 : centre[1] + 70, centre[0] - 70 : centre[0] + 70] = 220
+    mat = board.mat_outline(gray)
+    assert len(mat.markers) == 4 - len(hidden)
+    off = float(np.abs(mat.edge - truth).max())
+    assert off < (4 if not hidden else mat.give), (off, mat.give)
+
+
 def test_photos_cut_round_their_die_are_left_as_they_are(gingham_frames):
     crops = [gray[int(y) - 160 : int(y) + 160, int(x) - 160 : int(x) + 160] for gray, (x, y) in gingham_frames]
     for crop, where in zip(crops, where_dice_lie(crops)):
