@@ -156,14 +156,20 @@ def _apart(a, b) -> float:
 
 def matched(truth: list[dict], read: list[dict]) -> list[list[int]]:
     """Per true die, the readings near it that are nearest it: a die covered by a leaning one has its top face's
-    centre near the leaning die's, and the one reading there is the leaning die's, not both dice's."""
+    centre near the leaning die's, and the one reading there is the leaning die's, not both dice's. A cocked die's
+    readings may lie anywhere on it (the OpenCV renderer's truth is its body's centre, its top leans off it: read
+    25 px off, it was counted a phantom, not a cocked die read)."""
     nearest = [
         min(range(len(truth)), key=lambda k: _apart(d["center"], truth[k]["center"])) if truth else -1 for d in read
     ]
     return [
-        [i for i, d in enumerate(read) if nearest[i] == k and near(d["center"], die["center"])]
-        for k, die in enumerate(truth)
+        [i for i, d in enumerate(read) if nearest[i] == k and _reads(d["center"], die)] for k, die in enumerate(truth)
     ]
+
+
+def _reads(centre, die: dict) -> bool:
+    """Whether a reading at ``centre`` is of ``die``: near its top face's centre, or on it if it is cocked."""
+    return near(centre, die["center"]) or (die.get("cocked", False) and "corners" in die and on_die(centre, die))
 
 
 def baseline(folder: Path, reader, photos: int) -> tuple[float, float]:

@@ -21,6 +21,13 @@ def test_one_reading_counts_for_the_die_it_is_nearest_not_for_a_die_it_covers_to
     assert matched([leaning, covered, apart], read) == [[0], [], [1]]
 
 
+def test_a_reading_anywhere_on_a_cocked_die_is_that_die_read():
+    cocked = {"center": [100.0, 100.0], "corners": [[80, 80], [120, 80], [120, 120], [80, 120]], "cocked": True}
+    level = {**cocked, "cocked": False}
+    read = [{"center": [118.0, 110.0]}]  # 28 px off: its leaning top face
+    assert matched([cocked], read) == [[0]] and matched([level], read) == [[]]
+
+
 def test_two_readings_of_one_die_are_both_its():
     die = {"center": [100.0, 100.0]}
     assert matched([die], [{"center": [101.0, 100.0]}, {"center": [95.0, 104.0]}, {"center": [200.0, 100.0]}]) == [
