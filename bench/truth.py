@@ -2,31 +2,7 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
-
-
-def at_true_top_faces(reader, image: np.ndarray, truth: list[dict]) -> tuple[int, int, int]:
-    """The dice classifier alone, shown each level die's true top face (centre and turn from the ground truth,
-    the photo's die size as the reader measures it): level dice, named right clearing the bars, and named
-    wrong though clearing them. What enrollment and the classifier allow; the rest of the gap to "read
-    right" is finding the dice."""
-    from companion.vision.blobs import Blob, find_blobs
-    from companion.vision.dice import MIN_MARGIN, MIN_SCORE
-
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    side = reader._crop_side(gray, find_blobs(image, reader.die_side)[0])
-    level = right = wrong = 0
-    for die in (d for d in truth if not d["cocked"]):
-        turn = true_turn(die)
-        face, score, _, margin, _, _ = reader._classify_near(
-            gray, Blob(tuple(die["center"]), (side, side), turn, 0, False), side
-        )
-        clear = score >= MIN_SCORE and margin >= MIN_MARGIN
-        level += 1
-        right += clear and face == die["face"]
-        wrong += clear and face != die["face"]
-    return level, right, wrong
 
 
 def true_side(die: dict) -> float:
