@@ -29,8 +29,8 @@ MARKER_MARGIN = 1.6  # a marker is painted over this many times its size: its pr
 LOOK_AROUND = 4  # marker sides: how far from its guessed place a marker missed at half size is looked for
 DETECT_HALF = 1000  # px: photos at least this big on their short side are searched for markers at half size
 # the dice mat (hardware/make_mat.py): 620 x 350 mm, its ArUco 4x4_50 markers 0-3 clockwise from the top left, 40 mm
-# each, 20 mm in from its edges; the mat's edge is placed by their centres (the renderer's felt mat prints its codes
-# smaller, in a white square the same size: the centres agree)
+# each, 20 mm in from its edges; the mat's edge is placed by their centres (a mat whose markers lie nearer its edge,
+# as the bench renderer's felt one, is taken for a little more than it is)
 MAT_MM = (620.0, 350.0)
 MAT_MARKER_CENTRES_MM = {0: (40.0, 40.0), 1: (580.0, 40.0), 2: (580.0, 310.0), 3: (40.0, 310.0)}
 # the mat's markers are big (40 mm: a perimeter 0.16-0.22 of a table camera's frame width, 0.09 with a wide lens at
