@@ -29,8 +29,7 @@ MARKER_MARGIN = 1.6  # a marker is painted over this many times its size: its pr
 LOOK_AROUND = 4  # marker sides: how far from its guessed place a marker missed at half size is looked for
 DETECT_HALF = 1000  # px: photos at least this big on their short side are searched for markers at half size
 # the dice mat (hardware/make_mat.py): 620 x 350 mm, its ArUco 4x4_50 markers 0-3 clockwise from the top left, 40 mm
-# each, 20 mm in from its edges; the mat's edge is placed by their centres (a mat whose markers lie nearer its edge,
-# as the bench renderer's felt one, is taken for a little more than it is)
+# each, 20 mm in from its edges: the mat's edge lies a marker's side beyond their centres
 MAT_MM = (620.0, 350.0)
 MAT_MARKER_CENTRES_MM = {0: (40.0, 40.0), 1: (580.0, 40.0), 2: (580.0, 310.0), 3: (40.0, 310.0)}
 # the mat's markers are big (40 mm: a perimeter 0.16-0.22 of a table camera's frame width, 0.09 with a wide lens at
@@ -189,14 +188,30 @@ class MatOutline(NamedTuple):
 
 def mat_outline(image: np.ndarray) -> MatOutline | None:
     """The dice mat's edge in a photo, placed by its markers' centres: four seen, by a homography; three, an affine
-    map; two, a similarity (a camera's tilt bends it a little); None with fewer (no mat, or one under the dice)."""
+    map; two, a similarity (a camera's tilt bends it a little); None with fewer (no mat, or one under the dice). The
+    edge lies a marker's side beyond the markers' centres, as printed (a mat whose markers are printed smaller, or
+    nearer its edge, is taken as one whose edge lies a side of them beyond: not far out on the table)."""
     seen = {i: c for i, c in markers_seen(image, MAT_SHRINK, big=True).items() if i in MAT_MARKER_CENTRES_MM}
     if len(seen) < MAT_MARKERS_NEEDED:
         return None
     mm = np.array([MAT_MARKER_CENTRES_MM[i] for i in seen], np.float32)
     px = np.array([seen[i].mean(axis=0) for i in seen], np.float32)
-    w, h = MAT_MM
-    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    px_per_mm = float(
+        np.median(
+            [np.linalg.norm(px[a] - px[b]) / np.linalg.norm(mm[a] - mm[b]) for a in range(len(seen)) for b in range(a)]
+        )
+    )
+    side = float(np.mean([np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1).mean() for c in seen.values()])) / px_per_mm
+    (left, top), (right, bottom) = MAT_MARKER_CENTRES_MM[0], MAT_MARKER_CENTRES_MM[2]
+    corners = np.array(
+        [
+            [left - side, top - side],
+            [right + side, top - side],
+            [right + side, bottom + side],
+            [left - side, bottom + side],
+        ],
+        np.float32,
+    )
     if len(seen) == 4:
         edge = cv2.perspectiveTransform(corners[None], cv2.getPerspectiveTransform(mm, px))[0]
     elif len(seen) == 3:

@@ -28,7 +28,7 @@ MOST_CHANGED = 0.02  # of a frame: more change than this is no lone die (the cam
 SECOND = 0.3  # a second change this big (of the first's area) ...
 APART = 2.0  # ... this many times the first's extent away is a second die (or a hand): the frame is left to the finder
 REACH = 1.0  # the die's top-face centre lies within this many times the change's extent of the change's centre
-SIDE_OF_CHANGE = (0.5, 1.5)  # a die's side to its change's extent: its body and shadow (0.67) to its print (1.3)
+SIDE_OF_CHANGE = (0.5, 2.0)  # a die's side to its change's extent: its body and shadow (0.67) to part of its print (2)
 LARGEST = 0.25  # of a frame's short side: a change further across is no die
 MARKER_GROWN = 1.6  # a marker is painted over this many times its size: its printed white margin too
 
