@@ -18,6 +18,7 @@ import json
 import math
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -254,11 +255,7 @@ def render_scene(
         _paste(canvas, _die_sprite(d.face, style, colouring, px, d.cocked, 0), d.x, d.y, d.angle)
     H = _camera(rng, w, h, height_cm)
     table_colour = tuple(int(c) for c in rng.choice([(60, 80, 110), (45, 60, 80), (90, 100, 110)]))
-    if table is None:
-        photo = cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), flags=cv2.INTER_AREA, borderValue=table_colour)
-    else:
-        photo = TABLES[table](np.random.default_rng(seed))  # its own draws: the scene is the plain table's
-        cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), photo, cv2.INTER_AREA, cv2.BORDER_TRANSPARENT)
+    photo = _on_the_table(canvas, H, table, seed, table_colour)  # (the table's own draws: the scene is the plain one's)
     photo = _light(photo, rng, light, nrng)
     blur = rng.choice([0, 0, 0, 0.6, 1.0]) if blur is None else blur
     if blur:
@@ -266,6 +263,15 @@ def render_scene(
     truth = _truth(dice, H, px)
     meta = {"seed": seed, "style": style, "colouring": colouring, "light": light, "markers": markers, "blur": blur}
     return photo, {"dice": truth, "scene": meta}
+
+
+def _on_the_table(canvas: np.ndarray, H: np.ndarray, table: str | None, seed: int, plain) -> np.ndarray:
+    """The mat ``canvas`` as the camera (``H``) sees it on a table: one of TABLES drawn from ``seed``, or ``plain``."""
+    if table is None:
+        return cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), flags=cv2.INTER_AREA, borderValue=plain)
+    photo = TABLES[table](np.random.default_rng(seed))
+    cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), photo, cv2.INTER_AREA, cv2.BORDER_TRANSPARENT)
+    return photo
 
 
 def _truth(dice: list[Die], H: np.ndarray, px: int) -> list[dict]:
@@ -425,7 +431,11 @@ class Rig:
     family: int | None = None  # the dice's art: a procedural family (bench/learn/art.py; 10**6 up never trained on)
 
     def canvas(self) -> np.ndarray:
-        """The bare mat, seen square-on at PX_PER_MM."""
+        """The bare mat, seen square-on at PX_PER_MM (a copy to draw on)."""
+        return self._bare_mat.copy()
+
+    @cached_property
+    def _bare_mat(self) -> np.ndarray:
         if not self.printed:
             return mat_canvas(np.random.default_rng(self.seed), True)
         from hardware.make_mat import mat
@@ -435,27 +445,27 @@ class Rig:
         tint = np.array([0.93, 0.96, 0.98], np.float32)  # paper is seldom white
         return np.clip(paper[..., None] * tint, 0, 255).astype(np.uint8)
 
+    @cached_property
+    def _art(self) -> dict[str, np.ndarray] | None:
+        """The dice's pictograms by face, if a procedural family (else art ``style``'s)."""
+        if self.family is None:
+            return None
+        from bench.learn.art import family
+
+        return family(self.family)
+
     def photo(self, dice: list[Die], seed: int) -> tuple[np.ndarray, np.ndarray]:
         """The dice on this table's mat, photographed: the photo, and the mat-to-photo homography."""
         rng = random.Random(seed)
         nrng = np.random.default_rng(seed)
         canvas = self.canvas()
         px = int(DIE_MM * PX_PER_MM)
-        art = None
-        if self.family is not None:
-            from bench.learn.art import family
-
-            art = family(self.family)
         _shadow(canvas, dice, px, (rng.uniform(-6, 6), rng.uniform(2, 8)), 0.3)
         for d in dice:
-            sprite = _die_sprite(d.face, self.style, self.colouring, px, d.cocked, 0, art)
+            sprite = _die_sprite(d.face, self.style, self.colouring, px, d.cocked, 0, self._art)
             _paste(canvas, sprite, d.x, d.y, d.angle)
         H = _camera(random.Random(self.seed), canvas.shape[1], canvas.shape[0], set_camera_height(self.seed))
-        photo = TABLES[self.table](np.random.default_rng(self.seed)) if self.table else np.empty(0, np.uint8)
-        if self.table:
-            cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), photo, cv2.INTER_AREA, cv2.BORDER_TRANSPARENT)
-        else:
-            photo = cv2.warpPerspective(canvas, H, (IMAGE_W, IMAGE_H), flags=cv2.INTER_AREA, borderValue=(60, 80, 110))
+        photo = _on_the_table(canvas, H, self.table, self.seed, (60, 80, 110))
         lamp = random.Random(self.seed)
         photo = _light(photo, lamp, lamp.choice(LIGHTS), nrng)
         exposure = rng.uniform(0.94, 1.06)

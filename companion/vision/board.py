@@ -36,9 +36,8 @@ MAT_MARKER_CENTRES_MM = {0: (40.0, 40.0), 1: (580.0, 40.0), 2: (580.0, 310.0), 3
 # 75 cm): smaller squares are not looked at, nor thresholded in windows of 3 px (a gingham photo: 64 -> 15 ms)
 BIG_MARKER = (0.05, 13)  # the least perimeter (of the photo's longer side), the least threshold window (px)
 MAT_MARKERS_NEEDED = 2  # markers seen (dice lie on the others) for the mat's edge to be placed ...
-MAT_GIVE = (
-    0.05  # ... and with fewer than four, of the mat's width that it may be off (a camera tilted 15 degrees: 1-3 %)
-)
+# ... and with fewer than four, of the mat's width that its edge may be off (a camera tilted 15 degrees: 1-3 %)
+MAT_GIVE = 0.05
 MAT_SHRINK = 2  # the mat's markers are looked for at half size (4-6 ms a 3 Mpx photo)
 
 
@@ -126,12 +125,14 @@ class Board:
         edge = max(1, round(min(size) * EDGE))
         flat = cv2.copyMakeBorder(flat[edge:-edge, edge:-edge], edge, edge, edge, edge, cv2.BORDER_REPLICATE)
         for outline in corners.values():
-            square = cv2.perspectiveTransform(outline[None].astype(np.float64), matrix)[0]
-            centre = square.mean(axis=0)
-            paint_over(
-                flat, centre + (square - centre) * MARKER_MARGIN, centre + (square - centre) * MARKER_MARGIN * 1.3
-            )
+            paint_marker_over(flat, cv2.perspectiveTransform(outline[None].astype(np.float64), matrix)[0])
         return flat
+
+
+def paint_marker_over(image: np.ndarray, square: np.ndarray) -> None:
+    """A marker (its four corners, px) and its printed white margin (MARKER_MARGIN) painted in the colour round it."""
+    centre = square.mean(axis=0)
+    paint_over(image, centre + (square - centre) * MARKER_MARGIN, centre + (square - centre) * MARKER_MARGIN * 1.3)
 
 
 def paint_over(image: np.ndarray, inner: np.ndarray, outer: np.ndarray) -> None:

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from .board import mat_outline, paint_over
+from .board import mat_outline, paint_marker_over
 
 MIN_FRAMES = 5  # photos of one size, this many or more, may be one fixed camera's frames (the median is bare mat)
 MIN_FRAME = 480  # px: a photo with a shorter short side is one cut round its die already (the bench's: 320)
@@ -30,21 +30,23 @@ APART = 2.0  # ... this many times the first's extent away is a second die (or a
 REACH = 1.0  # the die's top-face centre lies within this many times the change's extent of the change's centre
 SIDE_OF_CHANGE = (0.5, 2.0)  # a die's side to its change's extent: its body and shadow (0.67) to part of its print (2)
 LARGEST = 0.25  # of a frame's short side: a change further across is no die
-MARKER_GROWN = 1.6  # a marker is painted over this many times its size: its printed white margin too
 
 
 class Where(NamedTuple):
     """An enrollment photo as it is to be looked in: grey, painted over where no die lies (off the mat);
-    ``place``: the die's top-face centre lies within ``reach`` px of it (None: anywhere); ``extent``: how far the
-    frame's change reaches (px: its print, or its body and shadow; 0: not known); ``no_die``: the frame is the bare
+    ``place``: the die's top-face centre lies within ``reach`` px of it (None: anywhere; REACH times ``extent``, how
+    far the frame's change reaches, px: its print, or its body and shadow; 0: not known); ``no_die``: the frame is the bare
     mat, its die rolled out of view. The finder looks at the whole frame, as it will when reading: it is fed the
     photo standardised as a whole, and a die on white paper cut out alone stood out far more than any it learned."""
 
     gray: np.ndarray
     place: tuple[float, float] | None = None
-    reach: float = 0.0
     extent: float = 0.0
     no_die: bool = False
+
+    @property
+    def reach(self) -> float:
+        return REACH * self.extent
 
 
 def where_dice_lie(grays: list[np.ndarray]) -> list[Where]:
@@ -113,7 +115,7 @@ def _where_it_changed(gray: np.ndarray, behind: np.ndarray) -> Where | None:
     if extent > LARGEST * min(small.shape):
         return None
     centre = ((x + w / 2) * to_photo, (y + h / 2) * to_photo)
-    return Where(gray, centre, REACH * extent * to_photo, extent * to_photo)
+    return Where(gray, centre, extent * to_photo)
 
 
 def _on_the_mat(gray: np.ndarray) -> Where:
@@ -129,8 +131,5 @@ def _on_the_mat(gray: np.ndarray) -> Where:
     painted = gray.copy()
     painted[on_mat == 0] = int(np.median(gray[on_mat > 0]))
     for corners in mat.markers:
-        middle = corners.mean(axis=0)
-        paint_over(
-            painted, middle + (corners - middle) * MARKER_GROWN, middle + (corners - middle) * MARKER_GROWN * 1.3
-        )
+        paint_marker_over(painted, corners)
     return Where(painted)

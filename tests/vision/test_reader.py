@@ -160,7 +160,7 @@ def test_a_busy_photo_is_looked_at_again_on_the_mat_only(busy_tablecloth, sheet_
     for photo, truth, _ in busy_tablecloth[True]:
         gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
         mat = SeenMat(gray)
-        spots = [s for s in find_spots(gray, side, CANDIDATE_PEAK) if s.likelihood >= CANDIDATE_PEAK]
+        spots = find_spots(gray, side, CANDIDATE_PEAK)
         refined, found, _ = find_dice(gray, side, mat)
         assert len(spots) > MANY_SPOTS and len(refined) < len(spots) / 2
         assert all(mat.holds(spot.centre, side / 2) for spot, _ in refined)
