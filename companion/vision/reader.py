@@ -256,19 +256,28 @@ class DiceReader:
                 continue  # a faint spot is read or let be (a mat's print is seldom like no face of the set's)
             elif decision.similarity < MIN_SIMILARITY:
                 # fainter, and like no face: a mat's corner or print, not a die
-                if _worth_asking(spot, decision) and not _on_a_marker(gray, face.centre, face.side):
+                if (
+                    _worth_asking(spot, decision)
+                    and mat.holds(face.centre)
+                    and not _on_a_marker(gray, face.centre, face.side)
+                ):
                     flags.append(_flag(face.centre, "a die? its face is like none of the set's"))
             else:
                 why = f"{decision.face} or {decision.runner_up}: too close to call"
                 flags.append(_flag(face.centre, why, could_be=[decision.face, decision.runner_up]))
         read = [d["center"] for d in dice]
-        leaning = [die for die, flat in zip(found, is_level) if not flat and die[0].likelihood >= CANDIDATE_PEAK]
+        # (a flag off the mat is let be: only those on it are looked at closer)
+        leaning = [
+            (spot, face)
+            for (spot, face), flat in zip(found, is_level)
+            if not flat and spot.likelihood >= CANDIDATE_PEAK and mat.holds(face.centre)
+        ]
         cocked = self._like_the_sets(gray, leaning, read)
         for face in self._not_shadows(gray, cocked, read):
             if not _on_a_marker(gray, face.centre, face.side):
                 flags.append(_flag(face.centre, "cocked: re-roll it or lay it flat"))
         for face, sure in self._faint(gray, refined, [face for _, face in found]):
-            if _on_a_marker(gray, face.centre, face.side):
+            if (sure is None and not mat.holds(face.centre)) or _on_a_marker(gray, face.centre, face.side):
                 continue
             if sure is not None:
                 dice.append(_die_read(sure, _rounded(face.centre)))
@@ -309,8 +318,11 @@ class DiceReader:
             return spot.likelihood >= FLAG_PEAK or _within(face.centre, LEANS_ON * face.side, read)
 
         unsure = [face for spot, face in cocked if not sure(spot, face)]  # only these are embedded: few on a mat
-        decisions = self.decide_looking_around(gray, unsure) if unsure else []
-        like_none = {face for face, decision in zip(unsure, decisions) if decision.similarity < FAINTLY_LIKE}
+        first = self.decide(embed(cut_face(gray, f.centre, f.turn, f.side) for f in unsure)) if unsure else []
+        # a face like one of the set's where it was cut is like one; the others are looked for round it
+        doubted = [face for face, decision in zip(unsure, first) if decision.similarity < FAINTLY_LIKE]
+        around = self.decide_best_look(gray, doubted, LOOK_AROUND)
+        like_none = {face for face, decision in zip(doubted, around) if decision.similarity < FAINTLY_LIKE}
         return [face for _, face in cocked if face not in like_none]
 
     def _not_shadows(self, gray: np.ndarray, cocked: list[Refined], read: list[list[float]]) -> list[Refined]:
