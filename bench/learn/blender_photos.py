@@ -52,6 +52,13 @@ def _art(seed: int):
     return face_art
 
 
+def _paper(nrng: np.random.Generator, markers: bool) -> np.ndarray:
+    """The printed paper mat, a little tinted (the felt mats' lightest is a light grey; our own mat is paper)."""
+    from bench.render.dice_scene import paper_mat
+
+    return paper_mat(tuple(nrng.uniform(0.88, 1.0, 3)))
+
+
 def _dice_box(scene) -> tuple[int, int, int, int]:
     """The photo's px round every die in view, MARGIN more each way: (x0, y0, x1, y1)."""
     xs, ys = [], []
@@ -138,8 +145,12 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=200)
     parser.add_argument("--seed", type=int, default=500000)
     parser.add_argument("--width", type=int, default=2304, help="px (16:9): the bench's Blender photos' width")
+    parser.add_argument(
+        "--paper", type=float, default=0.0, help="share of photos on the printed paper mat (hardware/make_mat.py)"
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    felt = blender.mat_canvas
     blender.IMAGE_W, blender.IMAGE_H = args.width, args.width * 9 // 16
     blender.LEANING = LEAN_SHARE
     blender._render = _round_the_dice(blender._render)
@@ -148,6 +159,7 @@ def main() -> None:
         if path.exists():
             continue
         blender.face_art = _art(seed)
+        blender.mat_canvas = _paper if random.Random(seed * 7 + 1).random() < args.paper else felt
         photo, meta = blender.render_scene(seed, 0, "black", SAMPLES)
         x0, y0, x1, y1 = BOX[0]
         dice = _dice_truth(bpy.context.scene, x0, y0)

@@ -76,6 +76,15 @@ def mat_canvas(nrng: np.random.Generator, markers: bool) -> np.ndarray:
     return canvas
 
 
+def paper_mat(tint: tuple[float, float, float]) -> np.ndarray:
+    """The mat as hardware/make_mat.py prints it (paper, markers, border line, words) at PX_PER_MM, ``tint``ed (BGR)."""
+    from hardware.make_mat import mat
+
+    w, h = int(MAT_MM[0] * PX_PER_MM), int(MAT_MM[1] * PX_PER_MM)
+    paper = cv2.resize(mat(), (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return np.clip(paper[..., None] * np.array(tint, np.float32), 0, 255).astype(np.uint8)
+
+
 def face_art(face: str, style: int, colouring: str, px: int, art: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """One face of a die, square, ``px`` across (BGR): body colour with the pictogram in ink (``art``: the
     pictograms by face, 96x96 masks, instead of art ``style``'s)."""
@@ -438,12 +447,7 @@ class Rig:
     def _bare_mat(self) -> np.ndarray:
         if not self.printed:
             return mat_canvas(np.random.default_rng(self.seed), True)
-        from hardware.make_mat import mat
-
-        w, h = int(MAT_MM[0] * PX_PER_MM), int(MAT_MM[1] * PX_PER_MM)
-        paper = cv2.resize(mat(), (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
-        tint = np.array([0.93, 0.96, 0.98], np.float32)  # paper is seldom white
-        return np.clip(paper[..., None] * tint, 0, 255).astype(np.uint8)
+        return paper_mat((0.93, 0.96, 0.98))  # paper is seldom white
 
     @cached_property
     def _art(self) -> dict[str, np.ndarray] | None:
