@@ -238,6 +238,15 @@ class SeenMat:
     def outline(self) -> MatOutline | None:
         return mat_outline(self._gray)
 
+    def on_a_marker(self, point) -> bool | None:
+        """Whether ``point`` (px) lies on one of the mat's markers, when all four were seen (else None: not known
+        here; a marker under a die, or one not the mat's, may lie there)."""
+        mat = self.outline
+        if mat is None or len(mat.markers) < len(MAT_MARKER_CENTRES_MM):
+            return None
+        where = (float(point[0]), float(point[1]))
+        return any(cv2.pointPolygonTest(corners.astype(np.float32), where, False) >= 0 for corners in mat.markers)
+
     def holds(self, point, slack: float = 0.0) -> bool:
         """Whether ``point`` (px) lies on the mat or within ``slack`` px of its edge; with too few of the mat's
         markers seen, anywhere may be the mat."""

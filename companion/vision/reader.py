@@ -259,7 +259,7 @@ class DiceReader:
                 if (
                     _worth_asking(spot, decision)
                     and mat.holds(face.centre)
-                    and not _on_a_marker(gray, face.centre, face.side)
+                    and not _on_a_marker(gray, mat, face.centre, face.side)
                 ):
                     flags.append(_flag(face.centre, "a die? its face is like none of the set's"))
             else:
@@ -274,10 +274,10 @@ class DiceReader:
         ]
         cocked = self._like_the_sets(gray, leaning, read)
         for face in self._not_shadows(gray, cocked, read):
-            if not _on_a_marker(gray, face.centre, face.side):
+            if not _on_a_marker(gray, mat, face.centre, face.side):
                 flags.append(_flag(face.centre, "cocked: re-roll it or lay it flat"))
         for face, sure in self._faint(gray, refined, [face for _, face in found]):
-            if (sure is None and not mat.holds(face.centre)) or _on_a_marker(gray, face.centre, face.side):
+            if (sure is None and not mat.holds(face.centre)) or _on_a_marker(gray, mat, face.centre, face.side):
                 continue
             if sure is not None:
                 dice.append(_die_read(sure, _rounded(face.centre)))
@@ -425,10 +425,12 @@ def _steepest(gray: np.ndarray, centre: tuple[float, float], side: float) -> flo
     return float(np.percentile(slope(window), 98))
 
 
-def _on_a_marker(gray: np.ndarray, centre: tuple[float, float], side: float) -> bool:
+def _on_a_marker(gray: np.ndarray, mat: SeenMat, centre: tuple[float, float], side: float) -> bool:
     """Whether a spot lies on one of the mat's markers (ArUco 4x4_50: a dark square of light code, as like a die
-    as anything on a mat), looked for round the spot only."""
-    return on_a_marker(gray, centre, int(MARKER_LOOK * side))
+    as anything on a mat): on one the mat's outline was placed by, or, unless it was placed by all four, one looked
+    for round the spot."""
+    known = mat.on_a_marker(centre)
+    return known if known is not None else on_a_marker(gray, centre, int(MARKER_LOOK * side))
 
 
 def _dark_enough(gray: np.ndarray, flags: list[dict[str, Any]], read: list[list[float]], side: float) -> list:

@@ -87,6 +87,22 @@ def test_the_mats_edge_is_placed_by_its_markers_even_with_dice_on_some(hidden):
     assert off < (4 if not hidden else mat.give), (off, mat.give)
 
 
+def test_a_spot_on_a_mat_marker_is_known_from_the_mats_outline_when_all_four_are_seen():
+    """With the four markers seen, a spot on one is on a marker, a spot on the mat is not (no second search); with
+    one under a die, the mat cannot say (the reader looks round the spot itself)."""
+    import companion.vision.board as board
+
+    photo, _ = GINGHAM.photo([], 5)
+    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    centres = {i: c.mean(axis=0) for i, c in board.markers_seen(gray, 2).items()}
+    seen = board.SeenMat(gray)
+    assert seen.on_a_marker(centres[0]) is True
+    assert seen.on_a_marker(np.mean(list(centres.values()), axis=0)) is False  # the mat's middle
+    x, y = centres[2].astype(int)
+    gray[y - 70 : y + 70, x - 70 : x + 70] = 220
+    assert board.SeenMat(gray).on_a_marker(centres[0]) is None
+
+
 def test_photos_cut_round_their_die_are_left_as_they_are(gingham_frames):
     crops = [gray[int(y) - 160 : int(y) + 160, int(x) - 160 : int(x) + 160] for gray, (x, y) in gingham_frames]
     for crop, where in zip(crops, where_dice_lie(crops)):
