@@ -245,10 +245,21 @@ def main() -> None:
         default=networks.RUNTIME,
         help="what runs the reader's networks (onnxruntime where installed; OpenCV's DNN module otherwise)",
     )
+    parser.add_argument(
+        "--lean-judge",
+        type=Path,
+        help="a candidate lean judge (.onnx, bench/learn/train_refiner.py) read with in place of the shipped one",
+    )
     args = parser.parse_args()
     pin_one_core()
     networks.RUNTIME = args.runtime
-    print(f"networks run by {args.runtime}, one core")
+    if args.lean_judge:
+        if not args.lean_judge.is_file():
+            parser.error(f"--lean-judge {args.lean_judge}: no such file")
+        from companion.vision import refining
+
+        refining.LEAN_JUDGE = str(args.lean_judge.resolve())  # (absolute: NETWORKS / it is itself)
+    print(f"networks run by {args.runtime}, one core" + (f", lean judge {args.lean_judge}" if args.lean_judge else ""))
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
     for name in args.sets:
         r = evaluate(set_folder(args.data, name), args.baseline_photos)
