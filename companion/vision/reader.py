@@ -248,6 +248,9 @@ class DiceReader:
     ) -> dict[str, Any]:
         """``read`` from the found dice on: ``level`` those of them level, ``first_looks`` their faces embedded."""
         decisions = self.decide_looking_around(gray, [face for _, face in level], first_looks)
+        # a flag is raised on the mat only, and a doubt off it let be before it is looked at closer: a patterned table
+        # round the mat (a busy cloth's squiggles are die-sized) is no place to ask the table to look; a die read off
+        # the mat is still read (unless the photo is busy: MANY_SPOTS)
         dice, flags = [], []
         for (spot, face), decision in zip(level, decisions):
             if decision.clear:
@@ -262,11 +265,10 @@ class DiceReader:
                     and not _on_a_marker(gray, mat, face.centre, face.side)
                 ):
                     flags.append(_flag(face.centre, "a die? its face is like none of the set's"))
-            else:
+            elif mat.holds(face.centre):
                 why = f"{decision.face} or {decision.runner_up}: too close to call"
                 flags.append(_flag(face.centre, why, could_be=[decision.face, decision.runner_up]))
         read = [d["center"] for d in dice]
-        # (a flag off the mat is let be: only those on it are looked at closer)
         leaning = [
             (spot, face)
             for (spot, face), flat in zip(found, is_level)
@@ -283,9 +285,7 @@ class DiceReader:
                 dice.append(_die_read(sure, _rounded(face.centre)))
             else:
                 flags.append(_flag(face.centre, "a die? too faint to read: light it better"))
-        # a patterned table round the mat (a busy cloth's squiggles are die-sized) is no place to ask the table to look;
-        # a die read off the mat is still read (unless the photo is busy: MANY_SPOTS)
-        flags = _dark_enough(gray, [flag for flag in flags if mat.holds(flag["center"])], read, self.die_side)
+        flags = _dark_enough(gray, flags, read, self.die_side)
         unreadable = [{**flag, "center": _rounded(flag["center"])} for flag in flags]
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
         return {"dice": dice, "unreadable": unreadable, "ms": round((time.perf_counter() - start) * 1000, 1)}
