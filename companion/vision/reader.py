@@ -20,6 +20,7 @@ times over (a little shifted, turned and scaled, at its four quarter turns), is 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -318,11 +319,11 @@ class DiceReader:
             return spot.likelihood >= FLAG_PEAK or _within(face.centre, LEANS_ON * face.side, read)
 
         unsure = [face for spot, face in cocked if not sure(spot, face)]  # only these are embedded: few on a mat
-        first = self.decide(embed(cut_face(gray, f.centre, f.turn, f.side) for f in unsure)) if unsure else []
+        if not unsure:
+            return [face for _, face in cocked]
         # a face like one of the set's where it was cut is like one; the others are looked for round it
-        doubted = [face for face, decision in zip(unsure, first) if decision.similarity < FAINTLY_LIKE]
-        around = self.decide_best_look(gray, doubted, LOOK_AROUND)
-        like_none = {face for face, decision in zip(doubted, around) if decision.similarity < FAINTLY_LIKE}
+        decisions = self.decide_looking_around(gray, unsure, doubted=lambda d: d.similarity < FAINTLY_LIKE)
+        like_none = {face for face, decision in zip(unsure, decisions) if decision.similarity < FAINTLY_LIKE}
         return [face for _, face in cocked if face not in like_none]
 
     def _not_shadows(self, gray: np.ndarray, cocked: list[Refined], read: list[list[float]]) -> list[Refined]:
@@ -369,14 +370,18 @@ class DiceReader:
         return max(turned, self.decide_best_look(gray, [face], SEARCH_SHIFTS)[0], key=lambda d: d.similarity)
 
     def decide_looking_around(
-        self, gray: np.ndarray, faces: list[Refined], first_looks: np.ndarray | None = None
+        self,
+        gray: np.ndarray,
+        faces: list[Refined],
+        first_looks: np.ndarray | None = None,
+        doubted: Callable[[Decision], bool] = lambda decision: not decision.clear,
     ) -> list[Decision]:
-        """Each die's decision where its face is; a die not clear there is cut again a little off it each way, at
-        other turns and sizes, and decided where its face looks most like a face."""
+        """Each die's decision where its face is; a die doubted there (by default: not clear) is cut again a little
+        off it each way, at other turns and sizes, and decided where its face looks most like a face."""
         if first_looks is None:
             first_looks = embed(cut_face(gray, f.centre, f.turn, f.side) for f in faces)
         decisions = self.decide(first_looks)
-        unclear = [k for k, d in enumerate(decisions) if not d.clear]
+        unclear = [k for k, d in enumerate(decisions) if doubted(d)]
         around = self.decide_best_look(gray, [faces[k] for k in unclear], LOOK_AROUND)
         for k, other in zip(unclear, around):
             decisions[k] = max(decisions[k], other, key=lambda d: d.similarity)
