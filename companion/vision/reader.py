@@ -392,19 +392,29 @@ class DiceReader:
     ) -> list[Decision]:
         """Each face cut at every look (its centre moved dx, dy of its side, its turn dt degrees, its side times
         scale) and decided where it looks most like one of the set's faces."""
+        if not faces:
+            return []
         cuts = [
             cut_face(gray, (f.centre[0] + dx * f.side, f.centre[1] + dy * f.side), f.turn + dt, f.side * scale)
             for f in faces
             for dx, dy, dt, scale in looks
         ]
-        decisions = self.decide(embed(cuts))
-        n = len(looks)
-        return [max(decisions[k * n : (k + 1) * n], key=lambda d: d.similarity) for k in range(len(faces))]
+        likeness = self._likeness(embed(cuts)).reshape(len(faces), len(looks), -1)
+        best = np.argmax(likeness.max(axis=2), axis=1)  # each face's look most like a face (the first of equals)
+        return self._decisions(likeness[np.arange(len(faces)), best])
 
     def decide(self, vectors: np.ndarray) -> list[Decision]:
         """Each embedded face's nearest enrolled face (its most similar prototype) and the next nearest face."""
-        faces, order, starts = self._by_face
-        per_face = np.maximum.reduceat((vectors @ self.vectors.T)[:, order], starts, axis=1)
+        return self._decisions(self._likeness(vectors))
+
+    def _likeness(self, vectors: np.ndarray) -> np.ndarray:
+        """(n, faces): each embedded face's likeness to each of the set's faces (its most similar prototype's)."""
+        faces, rows = self._by_face
+        return (vectors @ rows.T).reshape(len(vectors), len(faces), len(rows) // len(faces)).max(axis=2)
+
+    def _decisions(self, per_face: np.ndarray) -> list[Decision]:
+        """Each row's likeliest face and the next likeliest."""
+        faces = self._by_face[0]
         ranked = np.argsort(-per_face, axis=1)[:, :2]
         best = np.take_along_axis(per_face, ranked, axis=1).tolist()
         return [
@@ -412,12 +422,14 @@ class DiceReader:
         ]
 
     @cached_property
-    def _by_face(self) -> tuple[list[str], np.ndarray, np.ndarray]:
-        """The set's faces in order, its prototypes' rows ordered by face, and where each face's rows start."""
-        labels = np.array(self.labels)
-        order = np.argsort(labels, kind="stable")
-        faces, starts = np.unique(labels[order], return_index=True)
-        return faces.tolist(), order, starts
+    def _by_face(self) -> tuple[list[str], np.ndarray]:
+        """The set's faces in order, and its prototypes as rows face by face, as many a face as the most enrolled
+        (a face with fewer repeats its first: a repeat changes no maximum), so a face's likeness is a plain max."""
+        faces = sorted(set(self.labels))
+        rows = [self.vectors[[k for k, label in enumerate(self.labels) if label == face]] for face in faces]
+        most = max(len(r) for r in rows)
+        padded = [np.concatenate([r, np.repeat(r[:1], most - len(r), axis=0)]) for r in rows]
+        return faces, np.ascontiguousarray(np.concatenate(padded), dtype=self.vectors.dtype)
 
 
 def _steepest(gray: np.ndarray, centre: tuple[float, float], side: float) -> float:
