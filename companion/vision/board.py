@@ -39,6 +39,12 @@ MAT_MARKERS_NEEDED = 2  # markers seen (dice lie on the others) for the mat's ed
 # ... and with fewer than four, of the mat's width that its edge may be off (a camera tilted 15 degrees: 1-3 %)
 MAT_GIVE = 0.05
 MAT_SHRINK = 2  # the mat's markers are looked for at half size (4-6 ms a 3 Mpx photo)
+# where the mat's edge is looked for (`_edge_seen`), in mm: from this far past a marker's outer edge (its print's
+# own margin) to this far past the printed edge, every EDGE_SAMPLE_MM, along the middle of each side (not its markers)
+EDGE_CLEAR_MM, EDGE_LOOK_PAST_MM, EDGE_SAMPLE_MM, EDGE_SPAN = 2.0, 4.0, 1.0, (0.15, 0.85)
+EDGE_TONE = 12  # grey levels (or 3 of the mat's own spreads) off the mat's median tone: still the mat's tone ...
+EDGE_LIKE = 0.5  # ... for this share of a line's samples: the mat
+EDGE_IN_FRAME = 0.3  # of a side's length in the photo for its edge to be looked for there
 
 
 @dataclass(frozen=True)
@@ -193,8 +199,8 @@ class MatOutline(NamedTuple):
 def mat_outline(image: np.ndarray) -> MatOutline | None:
     """The dice mat's edge in a photo, placed by its markers' centres: four seen, by a homography; three, an affine
     map; two, a similarity (a camera's tilt bends it a little); None with fewer (no mat, or one under the dice). The
-    edge lies a marker's side beyond the markers' centres, as printed (a mat whose markers are printed smaller, or
-    nearer its edge, is taken as one whose edge lies a side of them beyond: not far out on the table)."""
+    edge lies a marker's side beyond the markers' centres, as printed, or nearer them where the photo shows the mat's
+    tone end there (a mat whose markers are printed smaller, or further in: `_edge_seen`)."""
     seen = {i: c for i, c in markers_seen(image, MAT_SHRINK, big=True).items() if i in MAT_MARKER_CENTRES_MM}
     if len(seen) < MAT_MARKERS_NEEDED:
         return None
@@ -206,26 +212,65 @@ def mat_outline(image: np.ndarray) -> MatOutline | None:
         )
     )
     side = float(np.mean([np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1).mean() for c in seen.values()])) / px_per_mm
-    (left, top), (right, bottom) = MAT_MARKER_CENTRES_MM[0], MAT_MARKER_CENTRES_MM[2]
-    corners = np.array(
-        [
-            [left - side, top - side],
-            [right + side, top - side],
-            [right + side, bottom + side],
-            [left - side, bottom + side],
-        ],
-        np.float32,
-    )
-    if len(seen) == 4:
-        edge = cv2.perspectiveTransform(corners[None], cv2.getPerspectiveTransform(mm, px))[0]
-    elif len(seen) == 3:
-        edge = corners @ (affine := cv2.getAffineTransform(mm, px))[:, :2].T + affine[:, 2]
-    else:  # z -> a z + b, in complex numbers: a turn, a scale and a shift
-        (s0, s1), (d0, d1) = (complex(*p) for p in mm), (complex(*p) for p in px)
-        a = (d1 - d0) / (s1 - s0)
-        edge = np.array([[(z := a * (complex(*c) - s0) + d0).real, z.imag] for c in corners], np.float32)
+    to_px = _mm_to_px(mm, px)
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    left, top, right, bottom = _edge_seen(grey, to_px, side)
+    corners = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float32)
+    edge = to_px(corners)
     give = 0.0 if len(seen) == 4 else MAT_GIVE * float(np.linalg.norm(edge[1] - edge[0]))
     return MatOutline(edge.astype(np.float32), list(seen.values()), give)
+
+
+def _mm_to_px(mm: np.ndarray, px: np.ndarray):
+    """The map from the mat's mm to the photo's px through the markers seen (their centres ``mm`` at ``px``)."""
+    if len(mm) == 4:
+        homography = cv2.getPerspectiveTransform(mm, px)
+        return lambda points: cv2.perspectiveTransform(np.asarray(points, np.float32)[None], homography)[0]
+    if len(mm) == 3:
+        affine = cv2.getAffineTransform(mm, px)
+        return lambda points: np.asarray(points, np.float32) @ affine[:, :2].T + affine[:, 2]
+    # z -> a z + b, in complex numbers: a turn, a scale and a shift
+    (s0, s1), (d0, d1) = (complex(*p) for p in mm), (complex(*p) for p in px)
+    a = (d1 - d0) / (s1 - s0)
+
+    def similarity(points) -> np.ndarray:
+        z = a * (np.asarray(points, np.float64) @ [1, 1j] - s0) + d0
+        return np.stack([z.real, z.imag], axis=-1).astype(np.float32)
+
+    return similarity
+
+
+def _edge_seen(grey: np.ndarray, to_px, side: float) -> tuple[float, float, float, float]:
+    """The mat's left, top, right and bottom edges (mm): a marker's ``side`` beyond the markers' centres, as printed,
+    or nearer, from a marker's outer edge on, where along the edge most of the photo stops being of the mat's tone
+    (EDGE_LIKE of the samples within EDGE_TONE of it) and stays so past the printed edge: a printed line, or dice, are
+    a few of a line's samples; a patterned table (gingham) has few of the mat's tone; a table of the mat's own tone
+    (white paper on a white table) shows no edge, and the printed one is kept."""
+    (left, top), (right, bottom) = MAT_MARKER_CENTRES_MM[0], MAT_MARKER_CENTRES_MM[2]
+    beyond = np.arange(side / 2 + EDGE_CLEAR_MM, side + EDGE_LOOK_PAST_MM, EDGE_SAMPLE_MM)  # mm past the centres
+    h, w = grey.shape
+    edges = []
+    for origin, outward, along, length in (
+        ((left, top), (-1, 0), (0, 1), bottom - top),
+        ((left, top), (0, -1), (1, 0), right - left),
+        ((right, top), (1, 0), (0, 1), bottom - top),
+        ((left, bottom), (0, 1), (1, 0), right - left),
+    ):
+        at = np.arange(EDGE_SPAN[0] * length, EDGE_SPAN[1] * length, EDGE_SAMPLE_MM)
+        mm = np.array(origin) + beyond[:, None, None] * outward + at[None, :, None] * along
+        px = np.round(to_px(mm.reshape(-1, 2))).astype(int).reshape(len(beyond), len(at), 2)
+        columns = ((px[..., 0] >= 0) & (px[..., 0] < w) & (px[..., 1] >= 0) & (px[..., 1] < h)).all(axis=0)
+        pull = 0.0
+        if columns.mean() >= EDGE_IN_FRAME:
+            levels = grey[px[:, columns, 1], px[:, columns, 0]].astype(np.float32)  # (offsets, samples along)
+            tone = float(np.median(levels[:2]))
+            spread = float(np.median(np.abs(levels[:2] - tone)))
+            like = (np.abs(levels - tone) <= max(EDGE_TONE, 3 * spread)).mean(axis=1) >= EDGE_LIKE
+            if not like[-1]:  # past the printed edge: the table
+                first = len(like) - int(np.argmax(like[::-1]))  # the first offset of the last run unlike the mat
+                pull = max(0.0, side - float(beyond[first]) + EDGE_SAMPLE_MM / 2)
+        edges.append(pull)
+    return left - side + edges[0], top - side + edges[1], right + side - edges[2], bottom + side - edges[3]
 
 
 class SeenMat:

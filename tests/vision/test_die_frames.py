@@ -87,6 +87,41 @@ def test_the_mats_edge_is_placed_by_its_markers_even_with_dice_on_some(hidden):
     assert off < (4 if not hidden else mat.give), (off, mat.give)
 
 
+def _true_edge(H: np.ndarray) -> np.ndarray:
+    """The renderer's mat's corners in the photo (its canvas, PX_PER_MM, through the homography ``H``)."""
+    from bench.render.dice_scene import MAT_MM, PX_PER_MM
+
+    w, h = MAT_MM[0] * PX_PER_MM, MAT_MM[1] * PX_PER_MM
+    return cv2.perspectiveTransform(np.float32([[[0, 0], [w, 0], [w, h], [0, h]]]), H)[0]
+
+
+@pytest.mark.parametrize("table", [None, "gingham", "wood", "contours"])
+@pytest.mark.parametrize("printed", [False, True])
+def test_the_mats_edge_is_found_where_the_photo_shows_it_end(table, printed):
+    """A mat whose markers are printed otherwise (the renderer's felt mat: 32 mm codes 5 mm in, not make_mat.py's 40
+    mm, 20 mm in) has its edge a marker's side past their centres 7 mm out on the table; it is found where the mat's
+    tone ends instead, on a plain, gingham, wood or busy table; our printed mat's edge stays where it is printed."""
+    import companion.vision.board as board
+
+    photo, H = Rig(66020, table=table, printed=printed).photo([], 5)
+    mat = board.mat_outline(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
+    assert len(mat.markers) == 4
+    assert float(np.abs(mat.edge - _true_edge(H)).max()) < 4
+
+
+def test_on_a_table_of_the_mats_own_tone_the_printed_edge_is_kept():
+    """Our paper mat on a table as white as it (make_mat.py's print, square on): no edge to see but its printed
+    border line and words, which are no edge either; the edge is where it is printed."""
+    import companion.vision.board as board
+    from hardware.make_mat import mat
+
+    pad = 150
+    paper = cv2.copyMakeBorder(mat(), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+    h, w = paper.shape[0] - 2 * pad, paper.shape[1] - 2 * pad
+    truth = np.float32([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]]) - 0.5
+    assert float(np.abs(board.mat_outline(paper).edge - truth).max()) < 3
+
+
 def test_a_spot_on_a_mat_marker_is_known_from_the_mats_outline_when_all_four_are_seen():
     """With the four markers seen, a spot on one is on a marker, a spot on the mat is not (no second search); with
     one under a die, the mat cannot say (the reader looks round the spot itself)."""
