@@ -38,6 +38,7 @@ BIG_MARKER = (0.05, 13)  # the least perimeter (of the photo's longer side), the
 MAT_MARKERS_NEEDED = 2  # markers seen (dice lie on the others) for the mat's edge to be placed ...
 # ... and with fewer than four, of the mat's width that its edge may be off (a camera tilted 15 degrees: 1-3 %)
 MAT_GIVE = 0.05
+MAT_GIVE_SEEN = 0.01  # ... and where that side's edge is seen in the photo (`_edge_seen`): a tilt bends it a little
 MAT_SHRINK = 2  # the mat's markers are looked for at half size (4-6 ms a 3 Mpx photo)
 # where the mat's edge is looked for (`_edge_seen`), in mm: from this far past a marker's outer edge (its print's
 # own margin) to this far past the printed edge, every EDGE_SAMPLE_MM, along the middle of each side (not its markers)
@@ -189,11 +190,16 @@ def markers_seen(image: np.ndarray | None, shrink: int = 1, big: bool = False) -
 
 class MatOutline(NamedTuple):
     """The dice mat in a photo: its edge (four corners, photo px, clockwise from the top left), the corners of each of
-    its markers seen, and how far (px) the edge may be off."""
+    its markers seen, and how far (px) each side of the edge (top, right, bottom, left) may be off."""
 
     edge: np.ndarray
     markers: list[np.ndarray]
-    give: float = 0.0
+    gives: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+
+    @property
+    def give(self) -> float:
+        """How far (px) the edge may be off anywhere."""
+        return max(self.gives)
 
 
 def mat_outline(image: np.ndarray) -> MatOutline | None:
@@ -214,11 +220,17 @@ def mat_outline(image: np.ndarray) -> MatOutline | None:
     side = float(np.mean([np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1).mean() for c in seen.values()])) / px_per_mm
     to_px = _mm_to_px(mm, px)
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    left, top, right, bottom = _edge_seen(grey, to_px, side)
+    (left, top, right, bottom), found = _edge_seen(grey, to_px, side)
     corners = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float32)
     edge = to_px(corners)
-    give = 0.0 if len(seen) == 4 else MAT_GIVE * float(np.linalg.norm(edge[1] - edge[0]))
-    return MatOutline(edge.astype(np.float32), list(seen.values()), give)
+    width = float(np.linalg.norm(edge[1] - edge[0]))
+    left_seen, top_seen, right_seen, bottom_seen = found
+
+    def give(seen_there: bool) -> float:
+        return 0.0 if len(seen) == 4 else (MAT_GIVE_SEEN if seen_there else MAT_GIVE) * width
+
+    gives = (give(top_seen), give(right_seen), give(bottom_seen), give(left_seen))
+    return MatOutline(edge.astype(np.float32), list(seen.values()), gives)
 
 
 def _mm_to_px(mm: np.ndarray, px: np.ndarray):
@@ -240,8 +252,11 @@ def _mm_to_px(mm: np.ndarray, px: np.ndarray):
     return similarity
 
 
-def _edge_seen(grey: np.ndarray, to_px, side: float) -> tuple[float, float, float, float]:
-    """The mat's left, top, right and bottom edges (mm): a marker's ``side`` beyond the markers' centres, as printed,
+def _edge_seen(
+    grey: np.ndarray, to_px, side: float
+) -> tuple[tuple[float, float, float, float], tuple[bool, bool, bool, bool]]:
+    """The mat's left, top, right and bottom edges (mm), and whether each was seen: a marker's ``side`` beyond the
+    markers' centres, as printed,
     or nearer, from a marker's outer edge on, where along the edge most of the photo stops being of the mat's tone
     (EDGE_LIKE of the samples within EDGE_TONE of it) and stays so past the printed edge: a printed line, or dice, are
     a few of a line's samples; a patterned table (gingham) has few of the mat's tone; a table of the mat's own tone
@@ -249,7 +264,7 @@ def _edge_seen(grey: np.ndarray, to_px, side: float) -> tuple[float, float, floa
     (left, top), (right, bottom) = MAT_MARKER_CENTRES_MM[0], MAT_MARKER_CENTRES_MM[2]
     beyond = np.arange(side / 2 + EDGE_CLEAR_MM, side + EDGE_LOOK_PAST_MM, EDGE_SAMPLE_MM)  # mm past the centres
     h, w = grey.shape
-    edges = []
+    edges, seen = [], []
     for origin, outward, along, length in (
         ((left, top), (-1, 0), (0, 1), bottom - top),
         ((left, top), (0, -1), (1, 0), right - left),
@@ -260,17 +275,19 @@ def _edge_seen(grey: np.ndarray, to_px, side: float) -> tuple[float, float, floa
         mm = np.array(origin) + beyond[:, None, None] * outward + at[None, :, None] * along
         px = np.round(to_px(mm.reshape(-1, 2))).astype(int).reshape(len(beyond), len(at), 2)
         columns = ((px[..., 0] >= 0) & (px[..., 0] < w) & (px[..., 1] >= 0) & (px[..., 1] < h)).all(axis=0)
-        pull = 0.0
+        pull, found = 0.0, False
         if columns.mean() >= EDGE_IN_FRAME:
             levels = grey[px[:, columns, 1], px[:, columns, 0]].astype(np.float32)  # (offsets, samples along)
             tone = float(np.median(levels[:2]))
             spread = float(np.median(np.abs(levels[:2] - tone)))
             like = (np.abs(levels - tone) <= max(EDGE_TONE, 3 * spread)).mean(axis=1) >= EDGE_LIKE
-            if not like[-1]:  # past the printed edge: the table
+            if found := not like[-1]:  # past the printed edge: the table
                 first = len(like) - int(np.argmax(like[::-1]))  # the first offset of the last run unlike the mat
                 pull = max(0.0, side - float(beyond[first]) + EDGE_SAMPLE_MM / 2)
         edges.append(pull)
-    return left - side + edges[0], top - side + edges[1], right + side - edges[2], bottom + side - edges[3]
+        seen.append(found)
+    sides = (left - side + edges[0], top - side + edges[1], right + side - edges[2], bottom + side - edges[3])
+    return sides, (seen[0], seen[1], seen[2], seen[3])
 
 
 class SeenMat:
@@ -293,11 +310,16 @@ class SeenMat:
         return any(cv2.pointPolygonTest(corners.astype(np.float32), where, False) >= 0 for corners in mat.markers)
 
     def holds(self, point, slack: float = 0.0) -> bool:
-        """Whether ``point`` (px) lies on the mat or within ``slack`` px of its edge; with too few of the mat's
-        markers seen, anywhere may be the mat."""
+        """Whether ``point`` (px) lies on the mat, or within ``slack`` px of its edge and each side's give; with too
+        few of the mat's markers seen, anywhere may be the mat."""
         mat = self.outline
-        distance = cv2.pointPolygonTest(mat.edge, (float(point[0]), float(point[1])), True) if mat else 0.0
-        return distance >= -(slack + (mat.give if mat else 0.0))
+        if mat is None:
+            return True
+        corners, ends = mat.edge.astype(np.float64), np.roll(mat.edge, -1, axis=0).astype(np.float64)
+        along = ends - corners
+        to_point = np.asarray(point, np.float64) - corners
+        inside = (along[:, 0] * to_point[:, 1] - along[:, 1] * to_point[:, 0]) / np.hypot(*along.T)  # clockwise: in
+        return bool(np.all(inside >= -(slack + np.asarray(mat.gives))))
 
 
 def _numbers(value: Any, n: int) -> bool:

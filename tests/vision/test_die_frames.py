@@ -109,6 +109,23 @@ def test_the_mats_edge_is_found_where_the_photo_shows_it_end(table, printed):
     assert float(np.abs(mat.edge - _true_edge(H)).max()) < 4
 
 
+def test_with_a_marker_hidden_a_side_whose_edge_is_seen_gives_little():
+    """Placed by three markers the edge may be off by MAT_GIVE of the mat's width; where the photo shows a side's
+    edge (a busy cloth round the felt) only by MAT_GIVE_SEEN: a squiggle on the cloth past it is off the mat."""
+    import companion.vision.board as board
+
+    photo, H = Rig(66020, table="contours").photo([], 5)
+    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    x, y = board.markers_seen(gray, 2)[2].mean(axis=0).astype(int)
+    gray[y - 70 : y + 70, x - 70 : x + 70] = 90  # a die over the bottom right marker
+    seen = board.SeenMat(gray)
+    mat = seen.outline
+    width = float(np.linalg.norm(mat.edge[1] - mat.edge[0]))
+    assert len(mat.markers) == 3 and mat.gives == pytest.approx([board.MAT_GIVE_SEEN * width] * 4)
+    right = _true_edge(H)[1:3].mean(axis=0)  # the middle of the mat's right side
+    assert seen.holds(right + [0.005 * width, 0]) and not seen.holds(right + [0.03 * width, 0])
+
+
 def test_on_a_table_of_the_mats_own_tone_the_printed_edge_is_kept():
     """Our paper mat on a table as white as it (make_mat.py's print, square on): no edge to see but its printed
     border line and words, which are no edge either; the edge is where it is printed."""
