@@ -42,7 +42,8 @@ MAT_GIVE_SEEN = 0.01  # ... and where that side's edge is seen in the photo (`_e
 MAT_SHRINK = 2  # the mat's markers are looked for at half size (4-6 ms a 3 Mpx photo)
 # where the mat's edge is looked for (`_edge_seen`), in mm: from this far past a marker's outer edge (its print's
 # own margin) to this far past the printed edge, every EDGE_SAMPLE_MM, along the middle of each side (not its markers)
-EDGE_CLEAR_MM, EDGE_LOOK_PAST_MM, EDGE_SAMPLE_MM, EDGE_SPAN = 2.0, 4.0, 1.0, (0.15, 0.85)
+# every EDGE_ALONG_MM (a hundred samples a line or more: enough to tell most from few)
+EDGE_CLEAR_MM, EDGE_LOOK_PAST_MM, EDGE_SAMPLE_MM, EDGE_ALONG_MM, EDGE_SPAN = 2.0, 4.0, 1.0, 2.5, (0.15, 0.85)
 EDGE_TONE = 12  # grey levels (or 3 of the mat's own spreads) off the mat's median tone: still the mat's tone ...
 EDGE_LIKE = 0.5  # ... for this share of a line's samples: the mat
 EDGE_IN_FRAME = 0.3  # of a side's length in the photo for its edge to be looked for there
@@ -271,7 +272,7 @@ def _edge_seen(
         ((right, top), (1, 0), (0, 1), bottom - top),
         ((left, bottom), (0, 1), (1, 0), right - left),
     ):
-        at = np.arange(EDGE_SPAN[0] * length, EDGE_SPAN[1] * length, EDGE_SAMPLE_MM)
+        at = np.arange(EDGE_SPAN[0] * length, EDGE_SPAN[1] * length, EDGE_ALONG_MM)
         mm = np.array(origin) + beyond[:, None, None] * outward + at[None, :, None] * along
         px = np.round(to_px(mm.reshape(-1, 2))).astype(int).reshape(len(beyond), len(at), 2)
         columns = ((px[..., 0] >= 0) & (px[..., 0] < w) & (px[..., 1] >= 0) & (px[..., 1] < h)).all(axis=0)
