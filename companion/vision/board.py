@@ -313,14 +313,21 @@ class SeenMat:
     def holds(self, point, slack: float = 0.0) -> bool:
         """Whether ``point`` (px) lies on the mat, or within ``slack`` px of its edge and each side's give; with too
         few of the mat's markers seen, anywhere may be the mat."""
+        x, y = float(point[0]), float(point[1])
+        return all((x - x0) * nx + (y - y0) * ny >= -(slack + give) for x0, y0, nx, ny, give in self._sides)
+
+    @cached_property
+    def _sides(self) -> list[tuple[float, float, float, float, float]]:
+        """Each side of the mat's edge: a corner on it, its unit normal into the mat, and its give (px); none with
+        the mat not seen (every point held)."""
         mat = self.outline
         if mat is None:
-            return True
-        corners, ends = mat.edge.astype(np.float64), np.roll(mat.edge, -1, axis=0).astype(np.float64)
-        along = ends - corners
-        to_point = np.asarray(point, np.float64) - corners
-        inside = (along[:, 0] * to_point[:, 1] - along[:, 1] * to_point[:, 0]) / np.hypot(*along.T)  # clockwise: in
-        return bool(np.all(inside >= -(slack + np.asarray(mat.gives))))
+            return []
+        sides = []
+        for (x0, y0), (x1, y1), give in zip(mat.edge.tolist(), np.roll(mat.edge, -1, axis=0).tolist(), mat.gives):
+            length = float(np.hypot(x1 - x0, y1 - y0))
+            sides.append((x0, y0, -(y1 - y0) / length, (x1 - x0) / length, give))  # clockwise: the right hand, in
+        return sides
 
 
 def _numbers(value: Any, n: int) -> bool:
