@@ -208,7 +208,8 @@ def mat_outline(image: np.ndarray) -> MatOutline | None:
     map; two, a similarity (a camera's tilt bends it a little); None with fewer (no mat, or one under the dice). The
     edge lies a marker's side beyond the markers' centres, as printed, or nearer them where the photo shows the mat's
     tone end there (a mat whose markers are printed smaller, or further in: `_edge_seen`)."""
-    seen = {i: c for i, c in markers_seen(image, MAT_SHRINK, big=True).items() if i in MAT_MARKER_CENTRES_MM}
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    seen = {i: c for i, c in markers_seen(grey, MAT_SHRINK, big=True).items() if i in MAT_MARKER_CENTRES_MM}
     if len(seen) < MAT_MARKERS_NEEDED:
         return None
     mm = np.array([MAT_MARKER_CENTRES_MM[i] for i in seen], np.float32)
@@ -220,7 +221,6 @@ def mat_outline(image: np.ndarray) -> MatOutline | None:
     )
     side = float(np.mean([np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1).mean() for c in seen.values()])) / px_per_mm
     to_px = _mm_to_px(mm, px)
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     (left, top, right, bottom), found = _edge_seen(grey, to_px, side)
     corners = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float32)
     edge = to_px(corners)
@@ -257,11 +257,10 @@ def _edge_seen(
     grey: np.ndarray, to_px, side: float
 ) -> tuple[tuple[float, float, float, float], tuple[bool, bool, bool, bool]]:
     """The mat's left, top, right and bottom edges (mm), and whether each was seen: a marker's ``side`` beyond the
-    markers' centres, as printed,
-    or nearer, from a marker's outer edge on, where along the edge most of the photo stops being of the mat's tone
-    (EDGE_LIKE of the samples within EDGE_TONE of it) and stays so past the printed edge: a printed line, or dice, are
-    a few of a line's samples; a patterned table (gingham) has few of the mat's tone; a table of the mat's own tone
-    (white paper on a white table) shows no edge, and the printed one is kept."""
+    markers' centres, as printed, or nearer, from a marker's outer edge on, where along the edge most of the photo
+    stops being of the mat's tone (EDGE_LIKE of the samples within EDGE_TONE of it) and stays so past the printed
+    edge: a printed line, or dice, are a few of a line's samples; a patterned table (gingham) has few of the mat's
+    tone; a table of the mat's own tone (white paper on a white table) shows no edge, and the printed one is kept."""
     (left, top), (right, bottom) = MAT_MARKER_CENTRES_MM[0], MAT_MARKER_CENTRES_MM[2]
     beyond = np.arange(side / 2 + EDGE_CLEAR_MM, side + EDGE_LOOK_PAST_MM, EDGE_SAMPLE_MM)  # mm past the centres
     h, w = grey.shape

@@ -76,15 +76,20 @@ def test_the_mats_edge_is_placed_by_its_markers_even_with_dice_on_some(hidden):
 
     photo, H = GINGHAM.photo([], 5)
     gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
-    w, h = (mm * 4.0 for mm in board.MAT_MM)  # the renderer's mat canvas, 4 px a mm
-    truth = cv2.perspectiveTransform(np.float32([[[0, 0], [w, 0], [w, h], [0, h]]]), H)[0]
-    for i in hidden:  # a die over the marker: it is not seen
-        centre = board.markers_seen(gray, 2)[i].mean(axis=0).astype(int)
-        gray[centre[1] - 70 : centre[1] + 70, centre[0] - 70 : centre[0] + 70] = 220
+    for i in hidden:
+        _cover_marker(gray, i, 220)
     mat = board.mat_outline(gray)
     assert len(mat.markers) == 4 - len(hidden)
-    off = float(np.abs(mat.edge - truth).max())
+    off = float(np.abs(mat.edge - _true_edge(H)).max())
     assert off < (4 if not hidden else mat.give), (off, mat.give)
+
+
+def _cover_marker(gray: np.ndarray, i: int, grey: int) -> None:
+    """A die laid over the mat's marker ``i`` in ``gray``: the marker is not seen."""
+    import companion.vision.board as board
+
+    x, y = board.markers_seen(gray, 2)[i].mean(axis=0).astype(int)
+    gray[y - 70 : y + 70, x - 70 : x + 70] = grey
 
 
 def _true_edge(H: np.ndarray) -> np.ndarray:
@@ -116,8 +121,7 @@ def test_with_a_marker_hidden_a_side_whose_edge_is_seen_gives_little():
 
     photo, H = Rig(66020, table="contours").photo([], 5)
     gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
-    x, y = board.markers_seen(gray, 2)[2].mean(axis=0).astype(int)
-    gray[y - 70 : y + 70, x - 70 : x + 70] = 90  # a die over the bottom right marker
+    _cover_marker(gray, 2, 90)  # the bottom right one
     seen = board.SeenMat(gray)
     mat = seen.outline
     width = float(np.linalg.norm(mat.edge[1] - mat.edge[0]))
@@ -150,8 +154,7 @@ def test_a_spot_on_a_mat_marker_is_known_from_the_mats_outline_when_all_four_are
     seen = board.SeenMat(gray)
     assert seen.on_a_marker(centres[0]) is True
     assert seen.on_a_marker(np.mean(list(centres.values()), axis=0)) is False  # the mat's middle
-    x, y = centres[2].astype(int)
-    gray[y - 70 : y + 70, x - 70 : x + 70] = 220
+    _cover_marker(gray, 2, 220)
     assert board.SeenMat(gray).on_a_marker(centres[0]) is None
 
 
