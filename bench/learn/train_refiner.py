@@ -12,6 +12,8 @@ guessed, how much more it is turned, how likely a level die and a die at all lie
 the die's body (its centre) shows from its top face's centre. With --start-from, training goes on
 from a trained refiner: --learn body or kind teaches that head alone (level and die: kind), every
 other weight kept as it is; --learn all fine-tunes every weight, batch norms' statistics kept.
+--refined-cuts cuts the Blender photos' windows where the shipped refiner puts each die (the lean
+judge's windows in the reader), not round the truth with the finder's error.
 --channels sets the trunk's widths; --teacher makes a trained network's outputs the targets (a
 narrower trunk learning a shipped network's answers: every output, at every window).
 
@@ -48,6 +50,8 @@ OUTPUTS = 8  # centre x, y (in half windows), log size ratio, turn (in 45 degree
 # where the die's body shows beyond its top (x, y in half windows)
 BODY_ERROR = 0.05  # of a side: the spread the body's place is learned in units of
 PER_PHOTO = 8  # windows a batch takes from one Blender photo (its dice and places with no die)
+REFINED_STARTS = 4  # with --refined-cuts: the refiner's places a die, each from guesses of its own
+TOLD_ERROR = 0.1  # ... told the photo's die size times e to +- this (the bench's photos: 0.92-1.18 of the enrolled)
 HEADS = {"kind": "heads.2.", "body": "heads.3."}  # the heads --learn can teach alone (size and turn: 0, 1)
 
 
@@ -94,6 +98,28 @@ def network(px: int = REFINER_VIEW.px, channels: tuple[int, int, int] = CHANNELS
     return Refiner()
 
 
+def refined_cuts(photo: np.ndarray, dice: list[dict], rng: np.random.Generator, starts: int = REFINED_STARTS):
+    """Per die, where the shipped refiner puts it (centre, turn, side) from ``starts`` guesses with the finder's kind
+    of error, told the photo's die size a little off as the reader is told the enrolled one: the places the reader
+    cuts the lean judge's windows at (a cocked die's top face, placed by a refiner that never learned one, is often
+    a fifth of a side off)."""
+    from companion.vision.finding import Spot
+    from companion.vision.refining import refine
+
+    told = float(np.median([d["side"] for d in dice]))
+    cuts: list[list[tuple[tuple[float, float], float, float]]] = [[] for _ in dice]
+    for _ in range(starts):
+        spots = []
+        for die in dice:
+            shift = np.clip(rng.normal(0, CENTRE_ERROR, 2), -CENTRE_CLIP, CENTRE_CLIP) * die["side"]
+            turn = (die["turn"] + float(np.clip(rng.normal(0, TURN_ERROR), -TURN_CLIP, TURN_CLIP))) % 90
+            spots.append(Spot((die["centre"][0] + shift[0], die["centre"][1] + shift[1]), turn, 1.0, True))
+        side = told * float(np.exp(rng.uniform(-TOLD_ERROR, TOLD_ERROR)))
+        for placed, face in zip(cuts, refine(photo, spots, side)):
+            placed.append((face.centre, face.turn, face.side))
+    return cuts
+
+
 def examples(
     photo: np.ndarray,
     dice: list[dict],
@@ -101,11 +127,13 @@ def examples(
     per_die: int = 3,
     bare_side: float = DIE,
     view: View = REFINER_VIEW,
+    cuts: list | None = None,
 ):
-    """Windows ``view`` round the photo's dice as the finder would guess them (and two round no die, ``bare_side`` px
-    across), with their targets: (window, [x, y, log size, turn, level, die, regress?, body x, body y])."""
+    """Windows ``view`` round the photo's dice as the finder would guess them, or at one of each die's ``cuts``
+    (refined_cuts) if given (and two round no die, ``bare_side`` px across), with their targets: (window, [x, y, log
+    size, turn, level, die, regress?, body x, body y])."""
     out = []
-    for die in dice:
+    for n, die in enumerate(dice):
         if not (0 <= die["centre"][0] < photo.shape[1] and 0 <= die["centre"][1] < photo.shape[0]):
             continue
         side = die["side"]
@@ -114,6 +142,8 @@ def examples(
             guess = (die["centre"][0] + shift[0], die["centre"][1] + shift[1])
             guess_side = side * np.exp(rng.uniform(-SIZE_ERROR, SIZE_ERROR))
             guess_turn = die["turn"] + float(np.clip(rng.normal(0, TURN_ERROR), -TURN_CLIP, TURN_CLIP))
+            if cuts is not None:
+                guess, guess_turn, guess_side = cuts[n][int(rng.integers(len(cuts[n])))]
             window, to_window = crop(photo, guess, guess_turn, guess_side, view)
             x, y = to_window(die["centre"])
             half = view.px / 2
@@ -138,8 +168,9 @@ def _draw(seeds: list[int]) -> list[tuple[np.ndarray, list[dict]]]:
     return [scene(s, SCENE, DIE) for s in seeds]
 
 
-def rendered(folder: Path) -> list[tuple[np.ndarray, list[dict], float]]:
-    """Blender's training photos (bench/learn/blender_photos.py) in grey, their dice, and their median die side."""
+def rendered(folder: Path, rng: np.random.Generator | None = None) -> list[tuple[np.ndarray, list[dict], float, list]]:
+    """Blender's training photos (bench/learn/blender_photos.py) in grey, their dice, their median die side, and
+    with ``rng`` each die's refined_cuts (else None)."""
     import cv2
 
     out = []
@@ -147,7 +178,8 @@ def rendered(folder: Path) -> list[tuple[np.ndarray, list[dict], float]]:
         dice = json.loads(path.with_suffix(".json").read_text())["dice"]
         if dice:
             gray = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY)  # as the reader greys a camera's photo
-            out.append((gray, dice, float(np.median([d["side"] for d in dice]))))
+            cuts = refined_cuts(gray, dice, rng) if rng is not None else None
+            out.append((gray, dice, float(np.median([d["side"] for d in dice])), cuts))
     return out
 
 
@@ -172,14 +204,18 @@ def main() -> None:
         "--channels",
         {"type": comma_list(int, 3), "default": CHANNELS, "help": "the trunk's three widths, as 16,32,64"},
     )
-    extra = (start, learn, peak, photos, share, sides, px, widths, teacher)
+    cut = (
+        "--refined-cuts",
+        {"action": "store_true", "help": "with --photos: their windows cut where the shipped refiner puts each die"},
+    )
+    extra = (start, learn, peak, photos, share, sides, px, widths, teacher, cut)
     args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=extra)
-    shot = rendered(args.photos) if args.photos else []
+    rng = np.random.default_rng(args.seed)
+    shot = rendered(args.photos, rng if args.refined_cuts else None) if args.photos else []
     if args.photos and not shot:
         raise SystemExit(f"{args.photos}: no photo-*.jpg with dice in it")
     if args.teacher and not args.teacher.is_file():
         raise SystemExit(f"{args.teacher}: no such network file")
-    rng = np.random.default_rng(args.seed)
     view = View(args.window, args.px)
     net = network(view.px, args.channels)
     if args.learn != "all" and not args.start_from:
@@ -212,8 +248,8 @@ def main() -> None:
                     pass
             batch = []
             while len(batch) < args.batch * args.photo_share and shot:
-                photo, dice, side = shot[int(rng.integers(len(shot)))]
-                windows = examples(photo, dice, rng, per_die=1, bare_side=side, view=view)
+                photo, dice, side, cuts = shot[int(rng.integers(len(shot)))]
+                windows = examples(photo, dice, rng, per_die=1, bare_side=side, view=view, cuts=cuts)
                 batch += [windows[k] for k in rng.permutation(len(windows))[:PER_PHOTO]]
             while len(batch) < args.batch:
                 photo, dice = pool[int(rng.integers(len(pool)))]
