@@ -98,22 +98,31 @@ def network(px: int = REFINER_VIEW.px, channels: tuple[int, int, int] = CHANNELS
     return Refiner()
 
 
-def refined_cuts(photo: np.ndarray, dice: list[dict], rng: np.random.Generator, starts: int = REFINED_STARTS):
-    """Per die, where the shipped refiner puts it (centre, turn, side) from ``starts`` guesses with the finder's kind
-    of error, told the photo's die size a little off as the reader is told the enrolled one: the places the reader
-    cuts the lean judge's windows at (a cocked die's top face, placed by a refiner that never learned one, is often
-    a fifth of a side off)."""
+def finder_guess(die: dict, rng: np.random.Generator) -> tuple[tuple[float, float], float, float]:
+    """Where the finder might see ``die``: its centre, side and turn, each off by the finder's kind of error."""
+    side = die["side"]
+    shift = np.clip(rng.normal(0, CENTRE_ERROR, 2), -CENTRE_CLIP, CENTRE_CLIP) * side
+    guess_side = side * float(np.exp(rng.uniform(-SIZE_ERROR, SIZE_ERROR)))
+    turn = die["turn"] + float(np.clip(rng.normal(0, TURN_ERROR), -TURN_CLIP, TURN_CLIP))
+    return (die["centre"][0] + shift[0], die["centre"][1] + shift[1]), guess_side, turn
+
+
+def refined_cuts(
+    photo: np.ndarray, dice: list[dict], told: float, rng: np.random.Generator, starts: int = REFINED_STARTS
+) -> list[list[tuple[tuple[float, float], float, float]]]:
+    """Per die, where the shipped refiner puts it (centre, turn, side) from ``starts`` finder_guess-es, told a die
+    ``told`` px across a little off as the reader is told the enrolled size (the guesses' own sizes unused): the places
+    the reader cuts the lean judge's windows at (a cocked die's top face, placed by a refiner that never learned one,
+    is often a fifth of a side off)."""
     from companion.vision.finding import Spot
     from companion.vision.refining import refine
 
-    told = float(np.median([d["side"] for d in dice]))
     cuts: list[list[tuple[tuple[float, float], float, float]]] = [[] for _ in dice]
     for _ in range(starts):
         spots = []
         for die in dice:
-            shift = np.clip(rng.normal(0, CENTRE_ERROR, 2), -CENTRE_CLIP, CENTRE_CLIP) * die["side"]
-            turn = (die["turn"] + float(np.clip(rng.normal(0, TURN_ERROR), -TURN_CLIP, TURN_CLIP))) % 90
-            spots.append(Spot((die["centre"][0] + shift[0], die["centre"][1] + shift[1]), turn, 1.0, True))
+            centre, _, turn = finder_guess(die, rng)
+            spots.append(Spot(centre, turn % 90, 1.0, True))
         side = told * float(np.exp(rng.uniform(-TOLD_ERROR, TOLD_ERROR)))
         for placed, face in zip(cuts, refine(photo, spots, side)):
             placed.append((face.centre, face.turn, face.side))
@@ -138,11 +147,9 @@ def examples(
             continue
         side = die["side"]
         for _ in range(per_die):
-            shift = np.clip(rng.normal(0, CENTRE_ERROR, 2), -CENTRE_CLIP, CENTRE_CLIP) * side
-            guess = (die["centre"][0] + shift[0], die["centre"][1] + shift[1])
-            guess_side = side * np.exp(rng.uniform(-SIZE_ERROR, SIZE_ERROR))
-            guess_turn = die["turn"] + float(np.clip(rng.normal(0, TURN_ERROR), -TURN_CLIP, TURN_CLIP))
-            if cuts is not None:
+            if cuts is None:
+                guess, guess_side, guess_turn = finder_guess(die, rng)
+            else:
                 guess, guess_turn, guess_side = cuts[n][int(rng.integers(len(cuts[n])))]
             window, to_window = crop(photo, guess, guess_turn, guess_side, view)
             x, y = to_window(die["centre"])
@@ -178,8 +185,8 @@ def rendered(folder: Path, rng: np.random.Generator | None = None) -> list[tuple
         dice = json.loads(path.with_suffix(".json").read_text())["dice"]
         if dice:
             gray = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY)  # as the reader greys a camera's photo
-            cuts = refined_cuts(gray, dice, rng) if rng is not None else None
-            out.append((gray, dice, float(np.median([d["side"] for d in dice])), cuts))
+            side = float(np.median([d["side"] for d in dice]))
+            out.append((gray, dice, side, refined_cuts(gray, dice, side, rng) if rng is not None else None))
     return out
 
 
