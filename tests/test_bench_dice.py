@@ -46,6 +46,19 @@ def test_places_with_no_die_are_taken_from_the_whole_of_a_wide_photo():
     assert 0.3 < np.mean([w.mean() > 100 for w in bare]) < 0.7  # (taken within the first 100 px: none)
 
 
+def test_procedural_scenes_drawn_for_refined_cuts_carry_the_refiners_places_for_each_die():
+    from bench.learn.train_refiner import REFINED_STARTS, _draw
+
+    (_, dice, none), (_, same_dice, cuts) = _draw([8], refined=False) + _draw([8], refined=True)  # 5 dice, 1 not level
+    assert none is None and same_dice == dice and len(cuts) == len(dice)
+    for die, places in zip(dice, cuts):
+        assert len(places) == REFINED_STARTS
+        if die["level"]:  # the refiner puts a level die's top near the truth (p99 0.11 of a side)
+            for centre, _, side in places:
+                assert np.hypot(centre[0] - die["centre"][0], centre[1] - die["centre"][1]) < 0.2 * die["side"]
+                assert 0.8 < side / die["side"] < 1.25
+
+
 def test_the_lean_bench_counts_each_true_die_once_by_the_die_found_on_it(tmp_path):
     """blender scene-00110 as a training render (photo-SEED.jpg and its truth): 13 level dice and 5 not, all found
     (seeds with no photo are skipped), and its cocked dice called cocked (the reader flags two of them)."""

@@ -12,7 +12,7 @@ guessed, how much more it is turned, how likely a level die and a die at all lie
 the die's body (its centre) shows from its top face's centre. With --start-from, training goes on
 from a trained refiner: --learn body or kind teaches that head alone (level and die: kind), every
 other weight kept as it is; --learn all fine-tunes every weight, batch norms' statistics kept.
---refined-cuts cuts the Blender photos' windows where the shipped refiner puts each die (the lean
+--refined-cuts cuts every die's windows (procedural and Blender photos) where the shipped refiner puts it (the lean
 judge's windows in the reader), not round the truth with the finder's error.
 --channels sets the trunk's widths; --teacher makes a trained network's outputs the targets (a
 narrower trunk learning a shipped network's answers: every output, at every window).
@@ -24,6 +24,7 @@ with no die.
 
 from __future__ import annotations
 
+import functools
 import json
 import multiprocessing
 import time
@@ -171,8 +172,14 @@ def examples(
     return out
 
 
-def _draw(seeds: list[int]) -> list[tuple[np.ndarray, list[dict]]]:
-    return [scene(s, SCENE, DIE) for s in seeds]
+def _draw(seeds: list[int], refined: bool = False) -> list[tuple[np.ndarray, list[dict], list | None]]:
+    """Procedural scenes, each with its dice's refined_cuts if ``refined`` (else None)."""
+    out = []
+    for s in seeds:
+        photo, dice = scene(s, SCENE, DIE)
+        told = float(np.median([d["side"] for d in dice])) if dice else DIE
+        out.append((photo, dice, refined_cuts(photo, dice, told, np.random.default_rng(s)) if refined else None))
+    return out
 
 
 def rendered(folder: Path, rng: np.random.Generator | None = None) -> list[tuple[np.ndarray, list[dict], float, list]]:
@@ -213,7 +220,7 @@ def main() -> None:
     )
     cut = (
         "--refined-cuts",
-        {"action": "store_true", "help": "with --photos: their windows cut where the shipped refiner puts each die"},
+        {"action": "store_true", "help": "every die's windows cut where the shipped refiner puts it"},
     )
     extra = (start, learn, peak, photos, share, sides, px, widths, teacher, cut)
     args = arguments(__doc__, batch=64, pool=8000, pool_help="scenes drawn ahead", extra=extra)
@@ -238,14 +245,15 @@ def main() -> None:
     SPREADS = torch.tensor([centre_spread, centre_spread, SIZE_ERROR / 2, TURN_ERROR / 45])
     BODY_SPREAD = BODY_ERROR / view.sides * 2
     opt = torch.optim.AdamW([w for w in net.parameters() if w.requires_grad], lr=args.lr, weight_decay=1e-4)
-    pool: list[tuple[np.ndarray, list[dict]]] = []
+    pool: list[tuple[np.ndarray, list[dict], list | None]] = []
+    draw = functools.partial(_draw, refined=args.refined_cuts)
     started, step, losses = time.perf_counter(), 0, []
     budget = args.minutes * 60
     with multiprocessing.Pool(1) as workers:
         chunks = [list(range(k, k + 200)) for k in range(0, args.pool, 200)]
-        pending = workers.imap_unordered(_draw, chunks)
+        pending = workers.imap_unordered(draw, chunks)
         drawn = 0
-        pool = _draw(list(range(10**7, 10**7 + 100)))  # a first few to start on while the pool is drawn
+        pool = draw(list(range(10**7, 10**7 + 100)))  # a first few to start on while the pool is drawn
         while time.perf_counter() - started < budget:
             if drawn < len(chunks):
                 try:
@@ -259,8 +267,8 @@ def main() -> None:
                 windows = examples(photo, dice, rng, per_die=1, bare_side=side, view=view, cuts=cuts)
                 batch += [windows[k] for k in rng.permutation(len(windows))[:PER_PHOTO]]
             while len(batch) < args.batch:
-                photo, dice = pool[int(rng.integers(len(pool)))]
-                batch += examples(photo, dice, rng, per_die=1, view=view)
+                photo, dice, cuts = pool[int(rng.integers(len(pool)))]
+                batch += examples(photo, dice, rng, per_die=1, view=view, cuts=cuts)
             batch = batch[: args.batch]
             x = torch.from_numpy(np.stack([standardise(w) for w, _ in batch])[:, None])
             t = torch.from_numpy(np.array([target for _, target in batch], np.float32))
@@ -274,9 +282,9 @@ def main() -> None:
             geometry = (geometry * regress).sum()
             geometry = geometry / regress.sum().clamp(min=1)
             kind = F.binary_cross_entropy_with_logits(out[:, 4:6], t[:, 4:6])
-            dice = t[:, 5:6]  # the body's place is learned at every die, level or cocked
+            is_die = t[:, 5:6]  # the body's place is learned at every die, level or cocked
             shows = F.smooth_l1_loss(out[:, 6:8] / BODY_SPREAD, t[:, 7:9] / BODY_SPREAD, reduction="none", beta=0.5)
-            shows = (shows * dice).sum() / dice.sum().clamp(min=1)
+            shows = (shows * is_die).sum() / is_die.sum().clamp(min=1)
             loss = {"body": shows, "kind": kind}.get(args.learn, geometry + kind + shows)
             opt.zero_grad()
             loss.backward()
