@@ -172,13 +172,18 @@ def examples(
     return out
 
 
+def median_side(dice: list[dict]) -> float:
+    """A photo's die size: its dice's median side (px), the size the reader is told as the enrolled one."""
+    return float(np.median([d["side"] for d in dice]))
+
+
 def _draw(seeds: list[int], refined: bool = False) -> list[tuple[np.ndarray, list[dict], list | None]]:
     """Procedural scenes, each with its dice's refined_cuts if ``refined`` (else None)."""
     out = []
     for s in seeds:
         photo, dice = scene(s, SCENE, DIE)
-        told = float(np.median([d["side"] for d in dice])) if dice else DIE
-        out.append((photo, dice, refined_cuts(photo, dice, told, np.random.default_rng(s)) if refined else None))
+        cuts = refined_cuts(photo, dice, median_side(dice), np.random.default_rng(s)) if refined and dice else None
+        out.append((photo, dice, cuts))
     return out
 
 
@@ -192,7 +197,7 @@ def rendered(folder: Path, rng: np.random.Generator | None = None) -> list[tuple
         dice = json.loads(path.with_suffix(".json").read_text())["dice"]
         if dice:
             gray = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY)  # as the reader greys a camera's photo
-            side = float(np.median([d["side"] for d in dice]))
+            side = median_side(dice)
             out.append((gray, dice, side, refined_cuts(gray, dice, side, rng) if rng is not None else None))
     return out
 
