@@ -84,6 +84,8 @@ MOST_FOUND = 6
 CONFIRMED = 0.5  # a piece the outline cut off a blob is counted when the finder is this sure of its type there
 CUT_SIDE_AREA = 1.12  # a side cut off is one piece, this big at most against its type's largest enrolled (a
 # whole blob may be 1.2: its shadow; a pelvis with a bone's knob left on, 1.2, looked like a skull)
+LIT_OFF = 0.9  # a blob the lamp's light joined to is read without it when that takes off a tenth of it at least
+LIT_NEAR = 7  # half-res px: what is kept of a blob lies this near its pieces' own flat card (not a grave's line)
 
 
 def _mask(image: np.ndarray, light: bool = True, scale: float = 1.0) -> np.ndarray:
@@ -652,7 +654,7 @@ class PieceReader:
         )
 
     def _pieces_in(
-        self, mask: np.ndarray, blob: Shape, graves: dict[str, np.ndarray], spots: Spots | None
+        self, gray: np.ndarray, mask: np.ndarray, blob: Shape, graves: dict[str, np.ndarray], spots: Spots | None
     ) -> list[tuple[Shape, str | None, str | None, str]]:
         """The pieces one blob is, each with its grave (None: outside every grave) and type (None: unreadable,
         and why); ``spots``: the finder's, which must confirm a cut (None: the finder not asked)."""
@@ -668,6 +670,10 @@ class PieceReader:
         if kind is None and not parts and not blob.at_border and (cut := self._cut_where_touching(mask, blob)):
             if spots is None or _confirmed(cut, spots()):
                 return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in cut]
+        # a piece the light joined to the board or another: only where the finder sees each piece, and no other
+        if kind is None and not blob.at_border and spots and (unlit := self._without_the_light(gray, blob)):
+            if _confirmed(unlit, spots()) and _all_seen(blob, unlit, spots()):
+                return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in unlit]
         if kind and len(named) == 1 and named[0][2] and named[0][2] != kind:
             kind, why = None, f"{kind} or {named[0][2]}: it touches its grave's outline"
         # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
@@ -675,6 +681,20 @@ class PieceReader:
         if kind is None and blob.at_border:
             why = "half outside the frame"
         return [(blob, grave, kind, why)]
+
+    def _without_the_light(self, gray: np.ndarray, blob: Shape) -> list[tuple[Shape, str]]:
+        """The pieces of a blob a lamp's reflection on the board joined together (or to a grave's line), each named
+        and cut out all round, once the light is taken off (``_unlit``); [] when nothing was lit or a part is no
+        piece the set knows."""
+        if blob.contour is None:
+            return []
+        kept = _unlit(gray, blob.contour)
+        if np.count_nonzero(kept) > LIT_OFF * cv2.contourArea(blob.contour):
+            return []
+        parts = [(part, self.classify(part)[0]) for part in shapes_in_mask(kept)]
+        if not parts or any(kind is None or not _cut_all_round(gray, part.contour) for part, kind in parts):
+            return []
+        return [(part, kind) for part, kind in parts if kind is not None]
 
     def _spots(self, gray: np.ndarray) -> Spots | None:
         """The finder's pieces in a working-scale grey image, its median type's largest enrolled piece the size it
@@ -762,7 +782,7 @@ class PieceReader:
         for blob in shapes_in_mask(mask):
             if not _has_a_cut_edge(gray, blob.contour):
                 continue  # light on the board, not a piece
-            for shape, grave, kind, why in self._pieces_in(mask, blob, graves, spots):
+            for shape, grave, kind, why in self._pieces_in(gray, mask, blob, graves, spots):
                 if kind in LIMBS and spots and (other := _limb_in_doubt(shape, kind, spots())):
                     kind, why = None, f"{kind} or {other}: its outline and the piece finder disagree"
                 if kind is None and board_edge and shape.at_border and grave is None:
@@ -781,6 +801,25 @@ class PieceReader:
                     sure.append((kind, shape))
         reading = {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable}
         return reading, sure
+
+
+def _unlit(gray: np.ndarray, contour: np.ndarray) -> np.ndarray:
+    """A blob's mask less the light on the board joined to it: what its outline reaches where the outline is soft,
+    crossing no cut edge (a reflection's slope is 0.5-5 grey levels a px, a card's edge 40-67: CUT_EDGE between),
+    and what lies farther than LIT_NEAR from the pieces' own flat card (a grave's printed line the light joined)."""
+    steep, outline = _slope_round(gray, contour)  # (over the blob's box)
+    inside = np.zeros(steep.shape, np.uint8)
+    cv2.drawContours(inside, [outline], -1, 1, -1)
+    free = (inside > 0) & (steep < CUT_EDGE)
+    rim = (inside - cv2.erode(inside, np.ones((3, 3), np.uint8))) > 0
+    _, labels = cv2.connectedComponents(free.astype(np.uint8), connectivity=4)
+    lit = np.isin(labels, np.unique(labels[rim & free])) & (labels > 0)
+    card = (free & ~lit).astype(np.uint8)
+    near = cv2.dilate(card, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (LIT_NEAR, LIT_NEAR))) > 0
+    kept = np.zeros(gray.shape[:2], np.uint8)
+    x0, y0 = (contour.reshape(-1, 2) - outline.reshape(-1, 2))[0]
+    kept[y0 : y0 + steep.shape[0], x0 : x0 + steep.shape[1]] = ((inside > 0) & ~lit & near) * np.uint8(255)
+    return _opened(kept)
 
 
 def _sure_type(spot: PieceSpot) -> str | None:
@@ -806,6 +845,12 @@ def _confirmed(cut: list[tuple[Shape, str]], spots: list[PieceSpot]) -> bool:
         if not sure or any(s.channel != PIECE_TYPES.index(kind) for s in sure):
             return False
     return True
+
+
+def _all_seen(blob: Shape, parts: list[tuple[Shape, str]], spots: list[PieceSpot]) -> bool:
+    """Whether every piece the finder is sure of in a blob lies in one of the parts it was read as (none lost)."""
+    inside = {s.centre for part, _ in parts for s in _spots_in(part, spots)}
+    return all(s.centre in inside for s in _spots_in(blob, spots) if s.likelihood >= CONFIRMED)
 
 
 def _spots_in(shape: Shape, spots: list[PieceSpot]) -> list[PieceSpot]:

@@ -37,6 +37,23 @@ def test_a_lamps_reflection_on_the_board_is_not_a_piece():
     assert reading["graves"] == bare["graves"] and reading["unreadable"] == bare["unreadable"]
 
 
+def test_pieces_a_lamps_reflection_joins_are_each_counted():
+    """A reflection over the board between an arm and a leg made them one blob, flagged "pieces overlap". Its light
+    is taken off where the blob's outline is soft (the card's cut edge stops it): the two are counted. A reflection
+    over the overlapping pair leaves it flagged."""
+    reader = PieceReader.enroll(DEV / "enroll")
+    graves = load_graves(json.loads((DEV / "graves.json").read_text()))
+    photo = cv2.imread(str(DEV / "board-00300.jpg"))
+    truth = json.loads((DEV / "board-00300.json").read_text())
+    lamps = reflection(photo.shape, (700, 850), (90, 40), -27, 0.5) + reflection(
+        photo.shape, (388, 538), (90, 40), 0, 0.5
+    )
+    lit = np.clip(photo + (255 - photo.astype(np.float32)) * lamps, 0, 255).astype(np.uint8)
+    reading = reader.read(lit, graves)
+    assert reading["graves"]["south"] == truth["graves"]["south"]
+    assert not flags_in(reading, graves["south"]) and flags_in(reading, graves["west"])
+
+
 def test_a_blob_centred_outside_every_grave_is_flagged_in_each_grave_it_reaches():
     """A lamp's reflection joined a leg in the east grave to the board beyond it; the blob's centre lay outside
     every grave, so its flag did too and the east grave's count (the leg left out) was taken as read."""
