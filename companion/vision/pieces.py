@@ -848,9 +848,10 @@ def _confirmed(cut: list[tuple[Shape, str]], spots: list[PieceSpot]) -> bool:
 
 
 def _all_seen(blob: Shape, parts: list[tuple[Shape, str]], spots: list[PieceSpot]) -> bool:
-    """Whether every piece the finder is sure of in a blob lies in one of the parts it was read as (none lost)."""
+    """Whether every piece the finder sees in a blob, however unsure, lies in one of the parts it was read as (none
+    lost: the light's flood leaked into a touching arm through a soft px of its edge, and the arm was dropped)."""
     inside = {s.centre for part, _ in parts for s in _spots_in(part, spots)}
-    return all(s.centre in inside for s in _spots_in(blob, spots) if s.likelihood >= CONFIRMED)
+    return all(s.centre in inside for s in _spots_in(blob, spots))
 
 
 def _spots_in(shape: Shape, spots: list[PieceSpot]) -> list[PieceSpot]:
