@@ -657,7 +657,7 @@ class PieceReader:
         self, gray: np.ndarray, mask: np.ndarray, blob: Shape, graves: dict[str, np.ndarray], spots: Spots | None
     ) -> list[tuple[Shape, str | None, str | None, str]]:
         """The pieces one blob is, each with its grave (None: outside every grave) and type (None: unreadable,
-        and why); ``spots``: the finder's, which must confirm a cut (None: the finder not asked)."""
+        and why); ``spots``: the finder's, which must confirm a cut or the light taken off (None: not asked)."""
         kind, why = self.classify(blob)
         grave = grave_of(blob, graves)
         # a blob reaching beyond its grave is judged inside it too: a piece touching the outline is joined to
