@@ -785,6 +785,8 @@ class PieceReader:
             for shape, grave, kind, why in self._pieces_in(gray, mask, blob, graves, spots):
                 if kind in LIMBS and spots and (other := _limb_in_doubt(shape, kind, spots())):
                     kind, why = None, f"{kind} or {other}: its outline and the piece finder disagree"
+                if kind and spots and _a_pair_not_a_piece(shape, kind, spots()):
+                    kind, why = None, f"pieces overlap? outlined like a {kind}, the piece finder sees two across"
                 if kind is None and board_edge and shape.at_border and grave is None:
                     continue
                 if kind is None and spots and (found := self._found_in(shape, spots())):
@@ -835,6 +837,15 @@ def _limb_in_doubt(shape: Shape, kind: str, spots: list[PieceSpot]) -> str | Non
     other = LIMBS[1 - LIMBS.index(kind)]
     sure = {_sure_type(s) for s in _spots_in(shape, spots)}
     return other if other in sure and kind not in sure else None
+
+
+def _a_pair_not_a_piece(shape: Shape, kind: str, spots: list[PieceSpot]) -> bool:
+    """Whether the finder sees an overlapping pair in a blob the outline names ``kind`` (PAIR_SEEN) and is not sure
+    of a ``kind`` there (CONFIRMED): a rib card on top of another piece, nearly hiding it, fills the comb's
+    outline (two fresh white boards' graves were silently one rib comb for a pair so)."""
+    inside = _spots_in(shape, spots)
+    pair = any(s.channel == OVERLAP and s.heats[OVERLAP] >= PAIR_SEEN for s in inside)
+    return pair and not any(s.heats[PIECE_TYPES.index(kind)] >= CONFIRMED for s in inside)
 
 
 def _confirmed(cut: list[tuple[Shape, str]], spots: list[PieceSpot]) -> bool:

@@ -133,3 +133,30 @@ def test_a_limb_the_finder_is_sure_is_the_other_limb_is_flagged(reader, monkeypa
     (flag,) = flags_in(reading, seen.graves[grave])
     assert np.hypot(flag["center"][0] - leg[0], flag["center"][1] - leg[1]) < 30
     assert flag["why"].startswith("leg or arm")
+
+
+@pytest.mark.parametrize(("heats", "flagged"), [({"pair": 0.45}, True), ({"pair": 0.45, "ribs": 0.7}, False)])
+def test_a_rib_comb_the_finder_sees_as_two_pieces_across_is_flagged(reader, monkeypatch, heats, flagged):
+    """A rib card laid over another piece, nearly hiding it, fills a rib comb's outline: two fresh white boards'
+    graves were silently one rib comb so. Where the finder sees an overlapping pair there and no rib comb, the grave
+    is flagged; where it is sure of the rib comb too, the comb is counted."""
+    seen, truth = board("board-01100")
+    plain = reader.read(*seen)
+    grave, ribs = next(
+        (name, p["center"])
+        for name, counts in truth["graves"].items()
+        if plain["graves"][name] == counts and not flags_in(plain, seen.graves[name])
+        for p in truth["pieces"]
+        if p["type"] == "ribs" and p.get("grave") == name
+    )
+    at = (ribs[0] * WORK, ribs[1] * WORK)
+    found = pieces.find_pieces
+
+    def a_pair_where_the_comb_is(gray, piece_area):
+        spots = [s for s in found(gray, piece_area) if np.hypot(s.centre[0] - at[0], s.centre[1] - at[1]) > 15]
+        return [*spots, spot(*at, **heats)]
+
+    monkeypatch.setattr(pieces, "find_pieces", a_pair_where_the_comb_is)
+    reading = reader.read(*seen)
+    assert reading["graves"][grave]["ribs"] == truth["graves"][grave]["ribs"] - flagged
+    assert bool(flags_in(reading, seen.graves[grave])) == flagged
