@@ -108,26 +108,38 @@ def test_the_finders_pieces_are_counted_only_when_it_is_sure_of_each(reader, two
     assert reader._found_in(shape, []) == []
 
 
-def test_a_limb_the_finder_is_sure_is_the_other_limb_is_flagged(reader, monkeypatch):
-    """An arm is a leg's shape, thinner and shorter: where the outline names a lone leg and the finder is sure of an
-    arm there, the grave is flagged, not counted (a white card's arm, tilted, was counted a leg by its outline)."""
+def a_piece_read_right(reader, kind: str):
+    """board-01100 as read, its truth, and a grave it counts right and leaves unflagged with a ``kind`` in it, and
+    where that piece lies (board px)."""
     seen, truth = board("board-01100")
     plain = reader.read(*seen)
-    grave, leg = next(
+    grave, centre = next(
         (name, p["center"])
         for name, counts in truth["graves"].items()
         if plain["graves"][name] == counts and not flags_in(plain, seen.graves[name])
         for p in truth["pieces"]
-        if p["type"] == "leg" and p.get("grave") == name
+        if p["type"] == kind and p.get("grave") == name
     )
-    at = (leg[0] * WORK, leg[1] * WORK)
+    return seen, truth, grave, centre
+
+
+def finder_seeing(monkeypatch, centre, **heats: float) -> None:
+    """The piece finder made to see ``heats`` at ``centre`` (board px) in place of what it saw there."""
+    at = (centre[0] * WORK, centre[1] * WORK)
     found = pieces.find_pieces
 
-    def an_arm_where_the_leg_is(gray, piece_area):
+    def seen_so(gray, piece_area):
         spots = [s for s in found(gray, piece_area) if np.hypot(s.centre[0] - at[0], s.centre[1] - at[1]) > 15]
-        return [*spots, spot(*at, arm=0.9, leg=0.05)]
+        return [*spots, spot(*at, **heats)]
 
-    monkeypatch.setattr(pieces, "find_pieces", an_arm_where_the_leg_is)
+    monkeypatch.setattr(pieces, "find_pieces", seen_so)
+
+
+def test_a_limb_the_finder_is_sure_is_the_other_limb_is_flagged(reader, monkeypatch):
+    """An arm is a leg's shape, thinner and shorter: where the outline names a lone leg and the finder is sure of an
+    arm there, the grave is flagged, not counted (a white card's arm, tilted, was counted a leg by its outline)."""
+    seen, truth, grave, leg = a_piece_read_right(reader, "leg")
+    finder_seeing(monkeypatch, leg, arm=0.9, leg=0.05)
     reading = reader.read(*seen)
     assert reading["graves"][grave]["leg"] == truth["graves"][grave]["leg"] - 1
     (flag,) = flags_in(reading, seen.graves[grave])
@@ -140,23 +152,8 @@ def test_a_rib_comb_the_finder_sees_as_two_pieces_across_is_flagged(reader, monk
     """A rib card laid over another piece, nearly hiding it, fills a rib comb's outline: two fresh white boards'
     graves were silently one rib comb so. Where the finder sees an overlapping pair there and no rib comb, the grave
     is flagged; where it is sure of the rib comb too, the comb is counted."""
-    seen, truth = board("board-01100")
-    plain = reader.read(*seen)
-    grave, ribs = next(
-        (name, p["center"])
-        for name, counts in truth["graves"].items()
-        if plain["graves"][name] == counts and not flags_in(plain, seen.graves[name])
-        for p in truth["pieces"]
-        if p["type"] == "ribs" and p.get("grave") == name
-    )
-    at = (ribs[0] * WORK, ribs[1] * WORK)
-    found = pieces.find_pieces
-
-    def a_pair_where_the_comb_is(gray, piece_area):
-        spots = [s for s in found(gray, piece_area) if np.hypot(s.centre[0] - at[0], s.centre[1] - at[1]) > 15]
-        return [*spots, spot(*at, **heats)]
-
-    monkeypatch.setattr(pieces, "find_pieces", a_pair_where_the_comb_is)
+    seen, truth, grave, ribs = a_piece_read_right(reader, "ribs")
+    finder_seeing(monkeypatch, ribs, **heats)
     reading = reader.read(*seen)
     assert reading["graves"][grave]["ribs"] == truth["graves"][grave]["ribs"] - flagged
     assert bool(flags_in(reading, seen.graves[grave])) == flagged
