@@ -7,8 +7,9 @@ and named by its nearest enrolled pieces; a blob too far from every enrolled
 piece, or between two types, is reported unreadable ("pieces overlap" when it
 is bigger than any one piece), never guessed. Pieces laid against each other make
 one blob: cut where its outline narrows, each side named and confirmed by the
-piece finder (piece_finding.py), or counted as the finder's pieces where it is
-sure of each and they fill the blob.
+piece finder (piece_finding.py), counted as the finder's pieces where it is
+sure of each and they fill the blob, or else covered by the enrolled pieces' own
+silhouettes, each whole inside it and clear of the others (piece_tiling.py).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .board import MARKER_MARGIN, Board, marker_centres, on_a_marker
 from .edges import slope
 from .model_sets import enrollment_photos, load_set, save_set
 from .piece_finding import OVERLAP, PieceSpot, find_pieces
+from .piece_tiling import Tiler
 from .size_field import SizeField, moved
 
 Spots = Callable[[], list[PieceSpot]]  # the finder's pieces in a board, found when first asked for
@@ -84,6 +86,7 @@ MOST_FOUND = 6
 CONFIRMED = 0.5  # a piece the outline cut off a blob is counted when the finder is this sure of its type there
 CUT_SIDE_AREA = 1.12  # a side cut off is one piece, this big at most against its type's largest enrolled (a
 # whole blob may be 1.2: its shadow; a pelvis with a bone's knob left on, 1.2, looked like a skull)
+SURE_PAIR = 0.6  # a blob the finder is this sure holds pieces lying across each other is not tiled (most such)
 LIT_OFF = 0.9  # a blob the lamp's light joined to is read without it when that takes off a tenth of it at least
 LIT_NEAR = 7  # half-res px: what is kept of a blob lies this near its pieces' own flat card (not a grave's line)
 
@@ -397,6 +400,7 @@ class PieceReader:
     closed: Outlines | None = None  # the enrolled pieces with their gaps closed (sets saved before: None)
     thickness: dict[str, tuple[float, float]] | None = None  # per type, thinnest and thickest enrolled (before: None)
     silhouettes: Silhouettes | None = None  # the enrolled pieces laid alike (sets saved before: None)
+    tiler: Tiler | None = None  # the enrolled pieces' silhouettes at size, to tile blobs with (sets saved before: None)
 
     @classmethod
     def enroll(cls, folder: str | Path, board: Board | None = None) -> PieceReader:
@@ -450,6 +454,7 @@ class PieceReader:
             Outlines.of(pieces),
             thickness,
             Silhouettes.of(pieces),
+            Tiler.of([(kind, _filled(piece.contour)[0]) for kind, piece in pieces if piece.contour is not None]),
         )
 
     def save(self, name: str) -> Path:
@@ -468,6 +473,7 @@ class PieceReader:
                 **_closed_arrays(self.closed),
                 **_thickness_arrays(self.thickness),
                 **(self.silhouettes.arrays() if self.silhouettes else {}),
+                **(self.tiler.arrays() if self.tiler else {}),
             },
             {"photos": self.photos, "shapes": len(self.labels), "types": list(PIECE_TYPES)},
         )
@@ -490,6 +496,7 @@ class PieceReader:
             closed=_closed_from(d),
             thickness=_thickness_from(d),
             silhouettes=Silhouettes.from_arrays(d),
+            tiler=Tiler.from_arrays(d),
         )
 
     def classify(self, shape: Shape) -> tuple[str | None, str]:
@@ -724,6 +731,18 @@ class PieceReader:
             return []
         return [((x / WORK, y / WORK), kind) for (x, y), kind in zip((s.centre for s in inside), kinds)]
 
+    def _tiled(self, mask: np.ndarray, shape: Shape, spots: list[PieceSpot]) -> list[tuple[tuple[float, float], str]]:
+        """The pieces (centre, full-res px, and type) that tile a blob the outlines and the finder cannot read: pieces
+        laid against each other, each lying whole inside it and clear of the others (piece_tiling.py); else none, and
+        not looked for where the finder is sure of an overlapping pair (SURE_PAIR)."""
+        if self.tiler is None or shape.contour is None or shape.at_border:
+            return []
+        if any(s.channel == OVERLAP and s.heats[OVERLAP] >= SURE_PAIR for s in _spots_in(shape, spots)):
+            return []
+        blob, (x, y) = _filled(shape.contour)
+        blob &= mask[y : y + blob.shape[0], x : x + blob.shape[1]]  # (its holes: the board seen through it)
+        return [(((p.centre[0] + x) / WORK, (p.centre[1] + y) / WORK), p.kind) for p in self.tiler.tile(blob)]
+
     def read(
         self,
         image: np.ndarray,
@@ -735,7 +754,8 @@ class PieceReader:
         """Each grave's pieces; ``scale``: the image's px per px of the graves (and of the centres reported);
         ``board_edge``: the image ends where the board does (warped flat): what is unknown there and outside
         every grave is the board's margin between a grave and its edge, not a piece cut by the frame;
-        ``finder``: blobs the outlines cannot read are shown to the piece finder (False: the outlines alone).
+        ``finder``: blobs the outlines cannot read are shown to the piece finder, then tiled by the enrolled pieces'
+        silhouettes (False: the outlines alone).
         A photo read as taken whose pieces are sized unevenly (a tilted camera, or one at another height than at
         enrollment: size_field.py) is read again warped so that they are not."""
         start = time.perf_counter()
@@ -789,7 +809,11 @@ class PieceReader:
                     kind, why = None, f"pieces overlap? outlined like a {kind}, the piece finder sees two across"
                 if kind is None and board_edge and shape.at_border and grave is None:
                     continue
-                if kind is None and spots and (found := self._found_in(shape, spots())):
+                if (
+                    kind is None
+                    and spots
+                    and (found := self._found_in(shape, spots()) or self._tiled(mask, shape, spots()))
+                ):
                     for centre, found_kind in found:
                         at = _grave_at(centre, graves)
                         (counts[at] if at is not None else outside)[found_kind] += 1
