@@ -3,7 +3,7 @@
 Die-cut pieces of one type share one outline, so a blob of touching pieces is exactly the union of a few
 enrolled silhouettes, each turned, perhaps mirrored, lying wholly inside the blob and clear of the others.
 Pieces lying across each other are not: their blob is smaller than their silhouettes together, so no two of
-them fit inside it apart, and it stays unread. The search is coarse first (half size, every COARSE_STEP
+them fit inside it apart, and it stays unread. The search is coarse first (at COARSE size, every COARSE_STEP
 degrees), then each likely placement is set to the px and the degree, then every set of placements apart
 from each other that covers the blob is found; the blob is counted only when they all say the same pieces.
 """
@@ -21,7 +21,7 @@ COARSE_STEP = 5.0  # degrees: a leg's end moves ~3 px (working px) at 5 degrees,
 FINE_STEP = 1.25  # degrees, each likely placement turned to within this ...
 FINE_SHIFT = 3  # ... and moved to within this many working px
 COARSE_INSIDE = 0.75  # share of a silhouette inside the blob for a coarse placement to be looked at again
-INSIDE = 0.92  # share of a silhouette inside the blob for it to be placed (a true piece: 0.94-1.0)
+INSIDE = 0.92  # share of a silhouette inside the blob for it to be placed (the touching set's pieces: 0.92-1.0)
 SHRUNK = 0.95  # silhouettes a little smaller than enrolled: pieces' sizes vary 0.94-1.07 across a flat board
 SLACK = 2  # working px: placements grown this much cover the blob's rim (its outline is a px or two wider)
 LEFT = 0.04  # share of the blob the placements (grown) may leave uncovered
@@ -107,7 +107,7 @@ class Tiler:
         return cls({str(k): laid[i, :h, :w] for i, (k, (h, w)) in enumerate(zip(d["tile_labels"], d["tile_sizes"]))})
 
     def tile(self, blob: np.ndarray) -> list[Placement]:
-        """The pieces covering a blob (its filled mask, working px), or [] when none do, or coverings disagree."""
+        """The pieces covering a blob (its mask, working px), or [] when none do, or coverings disagree."""
         blob = blob > 0
         placements = self._placed(blob, self._coarse(blob))
         covers = _coverings(blob, placements)
