@@ -38,7 +38,8 @@ def at_least_one(text: str) -> int:
 
 
 def pin_one_core() -> None:
-    """Measure on one core, as the targets say (Linux only; elsewhere a no-op)."""
+    """Measure on one core, as the targets say (Linux only; elsewhere a no-op): the lowest of the process's own, so
+    two runs at once share core 0 unless each is started under its own `taskset -c N`."""
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     try:

@@ -31,7 +31,8 @@ SAME_PLACE = 4  # working px: coarse placements of one type this close, this ali
 SAME_PIECE = 0.6  # placements of one type sharing this much of the smaller are one: the better kept
 LOOKED_AT = 10  # coarse placements of each type looked at again, best first (the big types' would crowd out the rest)
 PLACED = 40  # placements kept for the covering
-COVERS = 20  # coverings looked for at most (they must agree)
+COVERS = 20  # coverings looked for at most (they must agree) ...
+TRIED = 5000  # ... among this many sets of placements at most (the committed and fresh sets' blobs: 16 at most)
 MOST_PIECES = 6  # pieces in a blob at most (the finder's MOST_FOUND)
 SAME_VIEW = 0.9  # two coarse views sharing this much of their union are one (a px's rounding either way apart)
 MIN_PIECES = 2  # one piece is the outline's own call: a covering of one counts nothing
@@ -227,12 +228,16 @@ class Tiler:
 
 
 def _coverings(blob: np.ndarray, placements: list[Laid]) -> list[list[int]]:
-    """Sets of placements, apart from each other (APART), that cover all but LEFT of the blob (COVERS at most)."""
+    """Sets of placements, apart from each other (APART), that cover all but LEFT of the blob (COVERS at most); none
+    when TRIED sets were looked at first (a heap with that many ways to try is left flagged, not searched for long)."""
     total = np.count_nonzero(blob)
     covers: list[list[int]] = []
+    tried = 0
 
     def search(start: int, chosen: list[int], used: np.ndarray, grown: np.ndarray) -> None:
-        if len(covers) >= COVERS:
+        nonlocal tried
+        tried += 1
+        if len(covers) >= COVERS or tried > TRIED:
             return
         if chosen and np.count_nonzero(blob & ~grown) <= LEFT * total:
             covers.append(chosen)
@@ -245,7 +250,7 @@ def _coverings(blob: np.ndarray, placements: list[Laid]) -> list[list[int]]:
                 search(i + 1, chosen + [i], used | mask, grown | ring)
 
     search(0, [], np.zeros_like(blob), np.zeros_like(blob))
-    return covers
+    return covers if tried <= TRIED else []
 
 
 def _pasted(view: np.ndarray, x0: int, y0: int, shape: tuple[int, ...]) -> np.ndarray:
