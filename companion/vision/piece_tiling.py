@@ -98,13 +98,13 @@ class Tiler:
         for i, kind in enumerate(kinds):
             laid[i, : self.masks[kind].shape[0], : self.masks[kind].shape[1]] = self.masks[kind]
         sizes = np.array([self.masks[k].shape for k in kinds])
-        return {"tiles": np.packbits(laid, axis=-1), "tile_sizes": sizes, "tile_labels": np.array(kinds), "tile_w": w}
+        return {"tiles": np.packbits(laid, axis=-1), "tile_sizes": sizes, "tile_labels": np.array(kinds)}
 
     @classmethod
     def from_arrays(cls, d: Any) -> Tiler | None:
         if "tiles" not in d:
             return None  # a set saved before the silhouettes were kept at size: blobs are not tiled
-        laid = np.unpackbits(d["tiles"], axis=-1, count=int(d["tile_w"])).astype(bool)
+        laid = np.unpackbits(d["tiles"], axis=-1, count=int(d["tile_sizes"][:, 1].max())).astype(bool)  # the widest
         return cls({str(k): laid[i, :h, :w] for i, (k, (h, w)) in enumerate(zip(d["tile_labels"], d["tile_sizes"]))})
 
     def tile(self, blob: np.ndarray) -> list[Placement]:

@@ -2,8 +2,6 @@
 pieces laid against each other are counted, pieces lying across each other never (issue 34, point 2)."""
 
 import dataclasses
-import json
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -11,9 +9,9 @@ import pytest
 
 from companion.vision import piece_tiling
 from companion.vision.piece_tiling import Tiler
-from companion.vision.pieces import PieceReader, graves_to_read
+from companion.vision.pieces import PieceReader
 
-TOUCHING = Path(__file__).resolve().parents[2] / "bench" / "data" / "pieces" / "touching"
+from .test_piece_finder import TOUCHING, board, flags_in
 
 
 def bone(length: int = 70, thick: int = 12, knob: int = 10) -> np.ndarray:
@@ -128,14 +126,8 @@ def touching():
 def test_touching_pieces_the_finder_is_unsure_of_are_tiled(touching, name, grave):
     """Heaps the outlines cannot cut and the finder is not sure of (a pair 0.44, a leg 0.54) were flagged; their
     pieces' silhouettes cover them, so the grave is counted. Without the silhouettes it is flagged again."""
-    spec = json.loads((TOUCHING / "graves.json").read_text())
-    path = TOUCHING / f"{name}.jpg"
-    seen, truth = graves_to_read(spec, cv2.imread(str(path))), json.loads(path.with_suffix(".json").read_text())
-
-    def flags(reading):
-        return [u for u in reading["unreadable"] if cv2.pointPolygonTest(seen.graves[grave], u["center"], False) >= 0]
-
+    seen, truth = board(name)
     reading = touching.read(*seen)
-    assert reading["graves"][grave] == truth["graves"][grave] and not flags(reading)
+    assert reading["graves"][grave] == truth["graves"][grave] and not flags_in(reading, seen.graves[grave])
     reading = dataclasses.replace(touching, tiler=None).read(*seen)
-    assert reading["graves"][grave] != truth["graves"][grave] and flags(reading)
+    assert reading["graves"][grave] != truth["graves"][grave] and flags_in(reading, seen.graves[grave])
