@@ -763,7 +763,8 @@ class PieceReader:
         field = None if board_edge else self._size_field(sure, image)
         if field is not None and field.uneven:
             warp, size = field.evening()
-            evened = cv2.warpPerspective(image, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)  # (all the reading looks at)
+            evened = cv2.warpPerspective(grey, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
             there = {name: moved(polygon * scale, warp).astype(np.float32) for name, polygon in graves.items()}
             reading, _ = self._read_as(evened, there, 1.0, False, finder)
             back = np.linalg.inv(warp)
