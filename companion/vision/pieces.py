@@ -38,6 +38,10 @@ PIECE_TYPES = ("skull", "ribs", "pelvis", "arm", "leg")
 LIMBS = ("arm", "leg")  # one shape: the outline tells them apart by size and thickness alone
 SIZED_BY_SHAPE = ("skull", "ribs", "pelvis")  # types their shape tells: their size says how big pieces look there
 WORK = 0.5  # segment at half resolution
+LINE = 5  # half-res px: lines thinner than this (a grave's printed outline, the board's print) are no piece ...
+# ... and a piece that stands out only with lines this thin let be has print as fine as the board's (a night-style
+# rib comb's ribs, 4 half-res px): the board's grave outlines then stand out too, and were read as pieces
+FINE_LINE = 3
 MAX_MATCH = 1.3  # standardised distance beyond which a blob is like no enrolled piece (overlaps land at 1.5+)
 MAX_TYPE_AREA = 1.2  # a blob this much bigger than the largest enrolled piece of its type is two pieces
 MIN_TYPE_AREA = 0.75  # a blob this much smaller than the smallest enrolled piece of its type is not one whole
@@ -108,9 +112,9 @@ def _working_grey(image: np.ndarray, scale: float = 1.0) -> np.ndarray:
     return small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
 
 
-def _mask_of(gray: np.ndarray, light: bool) -> np.ndarray:
+def _mask_of(gray: np.ndarray, light: bool, line: int = LINE) -> np.ndarray:
     """What is not board in a working-scale grey photo. A top-hat against a grey opening wider than any piece is
-    thick keeps the board's own large areas (grave fields and their edges) out."""
+    thick keeps the board's own large areas (grave fields and their edges) out; ``line``: as ``_opened``."""
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (PIECE_WIDTH, PIECE_WIDTH))
     contrast = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT if light else cv2.MORPH_BLACKHAT, kernel).astype(np.int16)
     threshold = max(30.0, float(np.median(contrast)) * 3 + 15)
@@ -135,7 +139,7 @@ def _mask_of(gray: np.ndarray, light: bool) -> np.ndarray:
     small_hole[1:] = stats[1:, cv2.CC_STAT_AREA] < 60
     mask[small_hole[labels]] = 255
     # grave outlines and board print are thin lines: an opening removes them, pieces stay
-    return _opened(mask)
+    return _opened(mask, line)
 
 
 def _slope_round(gray: np.ndarray, contour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -167,9 +171,16 @@ def _pieces_seen(gray: np.ndarray, mask: np.ndarray, inside: bool = True) -> lis
     return [s for s in shapes_in_mask(mask) if _cut_all_round(gray, s.contour) and not (inside and s.at_border)]
 
 
-def _opened(mask: np.ndarray) -> np.ndarray:
-    """The mask without lines too thin to be part of a piece."""
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+def _opened(mask: np.ndarray, line: int = LINE) -> np.ndarray:
+    """The mask without lines thinner than ``line`` px: too thin to be part of a piece."""
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (line, line)))
+
+
+def _too_fine(gray: np.ndarray, light: bool) -> bool:
+    """Whether an enrollment photo whose mask holds no piece holds one, alone and clear of the photo's edge, with
+    thinner lines let be: a piece whose print is as fine as the board's own lines, which the reader cannot tell it
+    from (a bare board shows its grave outlines so: several, or running off the photo)."""
+    return len(_pieces_seen(gray, _mask_of(gray, light, FINE_LINE))) == 1
 
 
 @dataclass
@@ -426,6 +437,11 @@ class PieceReader:
             found = sorted(_pieces_seen(gray, mask, inside=board is not None), key=lambda s: -s.area)
             if behind is not None and len(found) > 1:  # a whole frame: its piece is what the other frames lack
                 found = [shape for shape in found if _changed_share(shape, gray, behind) >= OWN_PIECE] or found
+            if not found and _too_fine(gray, light):
+                raise BadInput(
+                    f"{path}: the piece's printed lines are too thin to tell from the board's own print:"
+                    " count these pieces on the page"
+                )
             if not found:
                 raise BadInput(f"{path}: no piece found in the photo")
             if len(found) > 1 and found[1].area > 0.3 * found[0].area:
