@@ -14,7 +14,7 @@ face's centre.
 
 bpy is not a project dependency (see blender_dice.py):
 
-    /tmp/bpy/bin/python -m bench.learn.blender_photos OUT --photos 300 --seed 700000 [--width 2304]
+    /tmp/bpy/bin/python -m bench.learn.blender_photos OUT --photos 300 --seed 700000 [--width 2304] [--lean-deg 50,75]
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import numpy as np
 
 import bench.render.blender_dice as blender
 from bench.learn.art import family
+from bench.learn.training import comma_list
 
 LEAN_SHARE = 0.3  # of the dice: set leaning on another (the renderer's own: 0.12)
 SAMPLES = 8  # Cycles samples a pixel: the camera's noise is added after (blender_dice._finish)
@@ -148,8 +149,15 @@ def main() -> None:
     parser.add_argument(
         "--paper", type=float, default=0.0, help="share of photos on the printed paper mat (hardware/make_mat.py)"
     )
+    parser.add_argument(
+        "--lean-deg",
+        type=comma_list(float, 2),
+        default=blender.LEAN_DEG,
+        help="LOW,HIGH: degrees from level the dice set leaning stand at (their top tilted 90 less that)",
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    blender.LEAN_DEG = tuple(args.lean_deg)
     felt = blender.mat_canvas
     blender.IMAGE_W, blender.IMAGE_H = args.width, args.width * 9 // 16
     blender.LEANING = LEAN_SHARE

@@ -45,6 +45,9 @@ IMAGE_W, IMAGE_H = 2304, 1296
 DIE = 0.016  # m
 COCKED_DEG = 12.0
 THROWN, LEANING, TOUCHING = 0.3, 0.12, 0.33  # of the dice: thrown onto a heap, set leaning on one, set against one
+# degrees from level a die set leaning on another's side stands at (past 45, else it would fall back flat): the face
+# that shows most is tilted 90 less that, 15-40 degrees (blender_photos.py --lean-deg: other leans to learn from)
+LEAN_DEG = (50.0, 75.0)
 CELL = 256  # px per face in a die's texture atlas
 # the six outward normals of a cube, and for each a (u, v) pair with u x v = normal, so no face is mirrored
 SIDES = [
@@ -305,9 +308,7 @@ def _set_down(rng: random.Random, flat: list[tuple[Vector, float]], heaps: list[
             base, yaw = rng.choice(flat)
             out = yaw + rng.randrange(4) * math.pi / 2
             direction = Vector((math.cos(out), math.sin(out), 0))
-            # leaning on its edge against the base die's side (past 45 degrees, else it would fall back flat),
-            # so the face that shows most is tilted 15-40 degrees: a cocked die
-            lean = math.radians(rng.uniform(50, 75))
+            lean = math.radians(rng.uniform(*LEAN_DEG))  # on its edge against the base die's side: a cocked die
             half = DIE / 2
             centre = base + direction * (half * (1 + math.sin(lean) + math.cos(lean)) + 0.0003)
             centre.z = half * (math.sin(lean) + math.cos(lean)) + 0.0003
