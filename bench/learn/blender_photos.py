@@ -157,7 +157,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    blender.LEAN_DEG = tuple(args.lean_deg)
+    blender.LEAN_DEG = args.lean_deg
     felt = blender.mat_canvas
     blender.IMAGE_W, blender.IMAGE_H = args.width, args.width * 9 // 16
     blender.LEANING = LEAN_SHARE
