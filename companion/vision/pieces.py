@@ -773,30 +773,46 @@ class PieceReader:
         ``finder``: blobs the outlines cannot read are shown to the piece finder, then tiled by the enrolled pieces'
         silhouettes (False: the outlines alone).
         A photo read as taken whose pieces are sized unevenly (a tilted camera, or one at another height than at
-        enrollment: size_field.py) is read again warped so that they are not."""
+        enrollment: size_field.py) is read again warped so that they are not; where its graves are drawn as
+        rectangles, they say the tilt, the pieces only how far the camera is."""
         start = time.perf_counter()
         reading, sure = self._read_as(image, graves, scale, board_edge, finder)
-        field = None if board_edge else self._size_field(sure, image)
-        if field is not None and field.uneven:
-            warp, size = field.evening()
-            grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)  # (all the reading looks at)
-            evened = cv2.warpPerspective(grey, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            there = {name: moved(polygon * scale, warp).astype(np.float32) for name, polygon in graves.items()}
-            reading, _ = self._read_as(evened, there, 1.0, False, finder)
-            back = np.linalg.inv(warp)
-            for flag in reading["unreadable"]:
-                x, y = moved(np.array([flag["center"]]), back)[0] / scale
-                flag["center"] = [round(float(x), 1), round(float(y), 1)]
         if not board_edge:
+            tilt = SizeField.tilt_of([polygon * scale for polygon in graves.values()], *image.shape[1::-1])
+            field = self._size_field(sure, image, tilt)
+            if field is not None and field.uneven:
+                reading = self._read_evened(image, graves, scale, field, finder)
             reading["unreadable"] = _off_the_markers(reading["unreadable"], image, graves, scale)
         reading["ms"] = round((time.perf_counter() - start) * 1000, 1)
         return reading
 
-    def _size_field(self, sure: list[tuple[str, Shape]], image: np.ndarray) -> SizeField | None:
-        """The plane of the pieces' sizes over the photo, from the pieces whose type their shape tells."""
+    def _read_evened(
+        self, image: np.ndarray, graves: dict[str, np.ndarray], scale: float, field: SizeField, finder: bool
+    ) -> dict[str, Any]:
+        """``_read_as`` of the photo warped so that ``field``'s sizes are even, its flags' centres back in the photo's
+        px."""
+        warp, size = field.evening()
+        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)  # (all the reading looks at)
+        evened = cv2.warpPerspective(grey, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        there = {name: moved(polygon * scale, warp).astype(np.float32) for name, polygon in graves.items()}
+        reading, _ = self._read_as(evened, there, 1.0, False, finder)
+        back = np.linalg.inv(warp)
+        for flag in reading["unreadable"]:
+            x, y = moved(np.array([flag["center"]]), back)[0] / scale
+            flag["center"] = [round(float(x), 1), round(float(y), 1)]
+        return reading
+
+    def _size_field(
+        self, sure: list[tuple[str, Shape]], image: np.ndarray, tilt: SizeField | None = None
+    ) -> SizeField | None:
+        """The plane of the pieces' sizes over the photo, from the pieces whose type their shape tells; with ``tilt``
+        known (the graves'), only its level."""
         enrolled = self._enrolled_log_area
         log_sizes = [(shape.features[0] - enrolled[kind]) / 2 for kind, shape in sure]  # areas' log: 2x the sides'
-        return SizeField.fit([shape.center for _, shape in sure], log_sizes, image.shape[1], image.shape[0])
+        places = [shape.center for _, shape in sure]
+        if tilt is not None:
+            return tilt.levelled(log_sizes, places)
+        return SizeField.fit(places, log_sizes, image.shape[1], image.shape[0])
 
     @functools.cached_property
     def _enrolled_log_area(self) -> dict[str, float]:

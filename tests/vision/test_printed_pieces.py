@@ -104,12 +104,15 @@ def test_printed_card_pieces_are_counted_or_flagged(folder):
 
 
 @pytest.mark.parametrize(
-    ("folder", "board", "grave"), [(PRINTED, "board-01301", "south"), (WHITE, "board-01502", "south")]
+    ("folder", "board", "grave"),
+    [(PRINTED, "board-01301", "south"), (WHITE, "board-01502", "south"), (WHITE, "board-01507", "north")],
 )
 def test_a_tilted_photo_read_as_taken_counts_its_legs_as_legs(folder, board, grave):
     """The graves in the photo's own pixels, no board map: the camera tilted and higher than at enrollment, the far
     legs look the size of arms (two and three legs were counted arms here). The skulls, rib combs and pelvises say
-    how big a piece looks across the photo, and the photo is read again warped so that every piece has its size."""
+    how big a piece looks across the photo, and the photo is read again warped so that every piece has its size.
+    Board 01507's sure pieces all lie left of centre and put the tilt the wrong way: two legs were three arms, without
+    a flag; its graves, drawn as rectangles, say the tilt."""
     reader = PieceReader.enroll(folder / "enroll")
     truth = json.loads((folder / f"{board}.json").read_text())
     image = cv2.imread(str(folder / f"{board}.jpg"))

@@ -59,3 +59,35 @@ def test_the_warp_gives_each_place_its_pieces_enrolled_size(x, y):
     assert np.sqrt(area) == pytest.approx(expected, rel=0.03)
     corners = moved(np.array([[0, 0], [W, 0], [W, H], [0, H]]), warp)
     assert corners.min() > -1 and corners[:, 0].max() < width + 1 and corners[:, 1].max() < height + 1
+
+
+def rectangles_seen(warp: np.ndarray) -> list[np.ndarray]:
+    """Four graves, rectangles on a board, as a camera whose view of the board is ``warp`` sees them."""
+    rectangles = [
+        [(100, 80), (700, 80), (700, 500)],
+        [(900, 80), (1500, 80), (1500, 500)],
+        [(100, 700), (700, 700), (700, 1100)],
+        [(900, 700), (1500, 700), (1500, 1100)],
+    ]
+    return [moved(np.array([a, b, c, (a[0], c[1])], np.float64), warp) for a, b, c in rectangles]
+
+
+@pytest.mark.parametrize(("b", "c"), [(-0.3, 0.0), (0.2, -0.15), (0.0, 0.25)])
+def test_graves_drawn_as_rectangles_say_the_cameras_tilt(b, c):
+    """A board seen tilted: the sizes it shows are a plane's, and its rectangles' vanishing line says which."""
+    board_to_photo = np.linalg.inv(SizeField(0.0, b, c, W, H).evening()[0])
+    field = SizeField.tilt_of(rectangles_seen(board_to_photo), W, H)
+    assert (field.a, field.b, field.c) == pytest.approx((0.0, b, c), abs=0.01)
+    levelled = field.levelled(
+        [-0.1 + field.b * (x / W - 0.5) + field.c * (y / H - 0.5) for x, y in PLACES[:2]], PLACES[:2]
+    )
+    assert levelled.a == pytest.approx(-0.1) and field.levelled([0.0], PLACES[:1]) is None
+
+
+def test_graves_not_drawn_as_rectangles_say_no_tilt():
+    straight = rectangles_seen(np.eye(3))
+    assert SizeField.tilt_of(straight, W, H).uneven is False
+    skewed = [straight[0], straight[1] + [[0, 0], [0, 0], [0, 120], [0, -40]]]  # a trapezoid beside a rectangle
+    assert SizeField.tilt_of(skewed, W, H) is None
+    assert SizeField.tilt_of(straight[:1], W, H) is None  # one grave: nothing to agree with
+    assert SizeField.tilt_of([np.array([(0, 0), (400, 0), (200, 300)])] * 3, W, H) is None  # triangles
