@@ -778,9 +778,10 @@ class PieceReader:
         start = time.perf_counter()
         reading, sure = self._read_as(image, graves, scale, board_edge, finder)
         if not board_edge:
-            tilt = SizeField.tilt_of([polygon * scale for polygon in graves.values()], *image.shape[1::-1])
+            corners = [polygon * scale for polygon in graves.values()]
+            tilt = SizeField.tilt_of(corners, *image.shape[1::-1])
             field = self._size_field(sure, image, tilt)
-            if field is not None and field.uneven:
+            if field is not None and (field.uneven_at(np.concatenate(corners)) if tilt else field.uneven):
                 reading = self._read_evened(image, graves, scale, field, finder)
             reading["unreadable"] = _off_the_markers(reading["unreadable"], image, graves, scale)
         reading["ms"] = round((time.perf_counter() - start) * 1000, 1)

@@ -117,6 +117,13 @@ class SizeField:
         off = abs(self.a) >= OTHER_HEIGHT or np.hypot(self.b, self.c) >= TILTED
         return bool(off and max(abs(self.a), abs(self.b), abs(self.c)) <= MAX_FIELD)
 
+    def uneven_at(self, places: np.ndarray) -> bool:
+        """Whether a piece at any of ``places`` (photo px) looks OTHER_HEIGHT off its enrolled size, within what a
+        camera could do: for a plane whose tilt is sure (the graves'), where its level and tilt add up."""
+        u, v = np.asarray(places, np.float64).reshape(-1, 2).T
+        off = np.abs(self.a + self.b * (u / self.width - 0.5) + self.c * (v / self.height - 0.5)).max()
+        return bool(off >= OTHER_HEIGHT and max(abs(self.a), abs(self.b), abs(self.c)) <= MAX_FIELD)
+
     def evening(self) -> tuple[np.ndarray, tuple[int, int]]:
         """The homography from the photo to a canvas where every piece has its enrolled size, and that canvas's size.
         Its local linear scale is e^-a / w^1.5 with w = 1 + (2/3)(b u + c v): about e^-(a + b u + c v)."""
