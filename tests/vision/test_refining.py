@@ -9,7 +9,8 @@ import pytest
 from bench.render.dice_scene import render_scene, set_camera_height
 from bench.truth import true_side, true_turn
 from companion.vision.finding import Spot, standardise
-from companion.vision.refining import crop, judge_lean, refine
+from companion.vision.reader import LEVEL_LIKELY
+from companion.vision.refining import SURE_LEVEL, _judged, crop, judge_lean, refine
 
 SEED = 900  # the rig (camera height) of every photo here
 
@@ -83,14 +84,35 @@ def test_two_spots_refined_onto_one_die_are_one_die():
     assert [face for _, face in kept] == [one, neighbour]
 
 
-def test_the_lean_judge_says_the_same_of_a_window_turned_a_quarter(level_dice):
-    """It judges each window at its four quarter turns: turned, a window is judged alike, its body turned with it."""
+def test_the_lean_judge_says_the_same_of_a_window_turned(level_dice):
+    """It judges each window at two or four quarter turns: turned half a turn, a window is judged alike, its body
+    turned with it; turned a quarter, alike within what two looks differ by."""
     windows = np.stack([standardise(crop(gray, die["center"], turn, side)[0]) for gray, die, side, turn in level_dice])
     said = judge_lean(windows[:, None])
-    turned = judge_lean(np.rot90(windows[:, None], 1, axes=(2, 3)))
-    assert np.allclose(turned[:, 4], said[:, 4], atol=1e-4)
+    half = judge_lean(np.rot90(windows[:, None], 2, axes=(2, 3)))
+    assert np.allclose(half[:, 4], said[:, 4], atol=1e-4)
+    assert np.allclose(half[:, 6:8], -said[:, 6:8], atol=1e-4)
+    quarter = judge_lean(np.rot90(windows[:, None], 1, axes=(2, 3)))
+    assert np.allclose(likely(quarter[:, 4]), likely(said[:, 4]), atol=0.1)
     # a point at (x, y) from a window's centre lies at (y, -x) in it turned a quarter (np.rot90, y down)
-    assert np.allclose(turned[:, 6:8], np.stack([said[:, 7], -said[:, 6]], axis=1), atol=1e-4)
+    assert np.allclose(quarter[:, 6:8], np.stack([said[:, 7], -said[:, 6]], axis=1), atol=0.08)
+
+
+def test_a_die_two_looks_are_sure_of_is_judged_as_four_would(level_dice):
+    """Two looks, half a turn apart, where they call a die SURE_LEVEL level or cocked; all four where not: the level
+    call is four looks' and the body lies within a fortieth of a window of theirs."""
+    windows = np.stack([standardise(crop(gray, die["center"], turn, side)[0]) for gray, die, side, turn in level_dice])
+    said = judge_lean(windows[:, None])
+    four = _judged(windows[:, None], (0, 1, 2, 3)).mean(axis=0)
+    assert ((likely(said[:, 4]) >= LEVEL_LIKELY) == (likely(four[:, 4]) >= LEVEL_LIKELY)).all()
+    assert np.abs(said[:, 6:8] - four[:, 6:8]).max() < 0.05
+    two = likely(_judged(windows[:, None], (0, 2)).mean(axis=0)[:, 4])
+    unsure = (two > 1 - SURE_LEVEL) & (two < SURE_LEVEL)
+    assert unsure.any() and np.allclose(said[unsure], four[unsure], atol=1e-4)
+
+
+def likely(logits: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-logits))
 
 
 def test_a_stack_of_windows_is_standardised_each_over_itself(level_dice):
