@@ -279,11 +279,15 @@ class DiceReader:
         for face in self._not_shadows(gray, cocked, read):
             if not _on_a_marker(gray, mat, face.centre, face.side):
                 flags.append(_flag(face.centre, "cocked: re-roll it or lay it flat"))
-        for face, sure in self._faint(gray, refined, [face for _, face in found]):
-            if (sure is None and not mat.holds(face.centre)) or _on_a_marker(gray, mat, face.centre, face.side):
+        for face, seen in self._faint(gray, refined, [face for _, face in found]):
+            read_it = seen is not None and seen.clear
+            if (not read_it and not mat.holds(face.centre)) or _on_a_marker(gray, mat, face.centre, face.side):
                 continue
-            if sure is not None:
-                dice.append(_die_read(sure, _rounded(face.centre)))
+            if read_it:
+                dice.append(_die_read(seen, _rounded(face.centre)))
+            elif seen is not None:
+                why = f"{seen.face} or {seen.runner_up}: too close to call"
+                flags.append(_flag(face.centre, why, could_be=[seen.face, seen.runner_up]))
             else:
                 flags.append(_flag(face.centre, "a die? too faint to read: light it better"))
         flags = _dark_enough(gray, flags, read, self.die_side)
@@ -337,10 +341,11 @@ class DiceReader:
     def _faint(
         self, gray: np.ndarray, refined: list[tuple[Spot, Refined]], found: list[Refined]
     ) -> list[tuple[Refined, Decision | None]]:
-        """Spots the refiner calls no die, away from every die found: each read (with its decision) where its face,
-        searched for, is surely one of the set's (FAINT_SURE), or asked about (None) where it is worth asking (the
-        finder sure of it, or its face like one of the set's): the networks disagree (a dark die on a dark mat in dim
-        light shows little but its print), so the table is asked rather than the die left out without a word."""
+        """Spots the refiner calls no die, away from every die found, each with its decision where its face, searched
+        for, is surely one of the set's (FAINT_SURE: read if clear of the next, else a close call to ask about), or
+        None where it is worth asking about (the finder sure of it, or its face like one of the set's): the networks
+        disagree (a dark die on a dark mat in dim light shows little but its print), so the table is asked rather
+        than the die left out without a word."""
         doubted = [
             (spot, face)
             for spot, face in refined
@@ -353,7 +358,7 @@ class DiceReader:
                 continue
             if decision.similarity >= FAINTLY_LIKE or spot.likelihood >= FLAG_PEAK:
                 searched = self.decide_searching(gray, face)
-                if searched.clear and searched.similarity >= FAINT_SURE:
+                if searched.similarity >= FAINT_SURE:
                     faint.append((face, searched))
                     continue
             if _worth_asking(spot, decision):
