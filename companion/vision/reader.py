@@ -280,16 +280,16 @@ class DiceReader:
             if not _on_a_marker(gray, mat, face.centre, face.side):
                 flags.append(_flag(face.centre, "cocked: re-roll it or lay it flat"))
         for face, seen in self._faint(gray, refined, [face for _, face in found]):
-            read_it = seen is not None and seen.clear
-            if (not read_it and not mat.holds(face.centre)) or _on_a_marker(gray, mat, face.centre, face.side):
+            clear = seen is not None and seen.clear
+            if (not clear and not mat.holds(face.centre)) or _on_a_marker(gray, mat, face.centre, face.side):
                 continue
-            if read_it:
+            if seen is None:
+                flags.append(_flag(face.centre, "a die? too faint to read: light it better"))
+            elif seen.clear:
                 dice.append(_die_read(seen, _rounded(face.centre)))
-            elif seen is not None:
+            else:
                 why = f"{seen.face} or {seen.runner_up}: too close to call"
                 flags.append(_flag(face.centre, why, could_be=[seen.face, seen.runner_up]))
-            else:
-                flags.append(_flag(face.centre, "a die? too faint to read: light it better"))
         flags = _dark_enough(gray, flags, read, self.die_side)
         unreadable = [{**flag, "center": _rounded(flag["center"])} for flag in flags]
         dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
