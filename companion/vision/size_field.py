@@ -102,11 +102,11 @@ class SizeField:
         l1, l2 = line[0] / line[2], line[1] / line[2]
         return float(1.5 * l1), float(1.5 * l2 * height / width)
 
-    def levelled(self, log_sizes: list[float], places: list[tuple[float, float]]) -> SizeField | None:
-        """This plane's tilt, its level where ``log_sizes`` at ``places`` put it (their median off the tilt); None
-        with fewer than MIN_LEVEL sizes."""
+    def levelled(self, log_sizes: list[float], places: list[tuple[float, float]]) -> SizeField:
+        """This plane's tilt, its level where ``log_sizes`` at ``places`` put it (their median off the tilt); with
+        fewer than MIN_LEVEL sizes, as it is (a board of arms and legs only: the camera as high as at enrollment)."""
         if len(log_sizes) < MIN_LEVEL:
-            return None
+            return self
         tilt = [self.b * (x / self.width - 0.5) + self.c * (y / self.height - 0.5) for x, y in places]
         return replace(self, a=self.a + float(np.median(np.subtract(log_sizes, tilt))))
 
