@@ -117,6 +117,13 @@ class SizeField:
         off = abs(self.a) >= OTHER_HEIGHT or np.hypot(self.b, self.c) >= TILTED
         return bool(off and max(abs(self.a), abs(self.b), abs(self.c)) <= MAX_FIELD)
 
+    def spread_at(self, places: np.ndarray) -> float:
+        """How much the plane's tilt changes a piece's log size between ``places`` (photo px): at least half of it
+        lies between some place and the level, whatever the level."""
+        u, v = np.asarray(places, np.float64).reshape(-1, 2).T
+        tilt = self.b * (u / self.width - 0.5) + self.c * (v / self.height - 0.5)
+        return float(tilt.max() - tilt.min())
+
     def uneven_at(self, places: np.ndarray) -> bool:
         """Whether a piece at any of ``places`` (photo px) looks OTHER_HEIGHT off its enrolled size, within what a
         camera could do: for a plane whose tilt is sure (the graves'), where its level and tilt add up."""

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from companion.vision.size_field import SizeField, moved
+from companion.vision.size_field import OTHER_HEIGHT, SizeField, moved
 
 W, H = 1600, 1200
 
@@ -101,3 +101,12 @@ def test_a_sure_tilt_evens_a_photo_where_level_and_tilt_add_up_on_the_graves():
     assert not field.uneven
     assert field.uneven_at(np.array([[200.0, 1100.0], [1400.0, 1150.0]]))
     assert not field.uneven_at(np.array([[800.0, 600.0]]))
+
+
+@pytest.mark.parametrize(("b", "c"), [(0.2, 0.0), (0.0, -0.2), (0.12, 0.12)])
+def test_a_tilt_spread_this_much_over_the_graves_is_evened_whatever_the_level(b, c):
+    """The reader then measures the level with the outlines alone: that first reading is never the one kept."""
+    corners = np.array([[100.0, 80.0], [1500.0, 80.0], [1500.0, 1100.0], [100.0, 1100.0]])
+    tilt = SizeField(0.0, b, c, W, H)
+    assert tilt.spread_at(corners) >= 2 * OTHER_HEIGHT
+    assert all(SizeField(a, b, c, W, H).uneven_at(corners) for a in np.linspace(-0.6, 0.6, 25))
