@@ -776,15 +776,16 @@ class PieceReader:
         enrollment: size_field.py) is read again warped so that they are not; where its graves are drawn as
         rectangles, they say the tilt, the pieces only how far the camera is."""
         start = time.perf_counter()
-        corners = [polygon * scale for polygon in graves.values()]
-        tilt = None if board_edge else SizeField.tilt_of(corners, *image.shape[1::-1])
+        quads = [polygon * scale for polygon in graves.values()]
+        corners = np.concatenate(quads)
+        tilt = None if board_edge else SizeField.tilt_of(quads, *image.shape[1::-1])
         # a tilt the photo will be evened for whatever its level: the first read only measures that level, and the
         # outlines alone say it (the piece finder is asked in the read that counts)
-        surveyed = tilt is not None and tilt.spread_at(np.concatenate(corners)) >= 2 * OTHER_HEIGHT
+        surveyed = tilt is not None and tilt.spread_at(corners) >= 2 * OTHER_HEIGHT
         reading, sure = self._read_as(image, graves, scale, board_edge, finder and not surveyed)
         if not board_edge:
             field = self._size_field(sure, image, tilt)
-            if field is not None and (field.uneven_at(np.concatenate(corners)) if tilt else field.uneven):
+            if field is not None and (field.uneven_at(corners) if tilt else field.uneven):
                 reading = self._read_evened(image, graves, scale, field, finder)
             elif surveyed and finder:  # (a level past what a camera could do: read as it is after all)
                 reading, _ = self._read_as(image, graves, scale, board_edge, finder)

@@ -107,8 +107,7 @@ class SizeField:
         fewer than MIN_LEVEL sizes, as it is (a board of arms and legs only: the camera as high as at enrollment)."""
         if len(log_sizes) < MIN_LEVEL:
             return self
-        tilt = [self.b * (x / self.width - 0.5) + self.c * (y / self.height - 0.5) for x, y in places]
-        return replace(self, a=self.a + float(np.median(np.subtract(log_sizes, tilt))))
+        return replace(self, a=self.a + float(np.median(np.subtract(log_sizes, self._tilt_at(places)))))
 
     @property
     def uneven(self) -> bool:
@@ -120,16 +119,19 @@ class SizeField:
     def spread_at(self, places: np.ndarray) -> float:
         """How much the plane's tilt changes a piece's log size between ``places`` (photo px): at least half of it
         lies between some place and the level, whatever the level."""
-        u, v = np.asarray(places, np.float64).reshape(-1, 2).T
-        tilt = self.b * (u / self.width - 0.5) + self.c * (v / self.height - 0.5)
+        tilt = self._tilt_at(places)
         return float(tilt.max() - tilt.min())
 
     def uneven_at(self, places: np.ndarray) -> bool:
         """Whether a piece at any of ``places`` (photo px) looks OTHER_HEIGHT off its enrolled size, within what a
         camera could do: for a plane whose tilt is sure (the graves'), where its level and tilt add up."""
-        u, v = np.asarray(places, np.float64).reshape(-1, 2).T
-        off = np.abs(self.a + self.b * (u / self.width - 0.5) + self.c * (v / self.height - 0.5)).max()
+        off = np.abs(self.a + self._tilt_at(places)).max()
         return bool(off >= OTHER_HEIGHT and max(abs(self.a), abs(self.b), abs(self.c)) <= MAX_FIELD)
+
+    def _tilt_at(self, places: np.ndarray | list[tuple[float, float]]) -> np.ndarray:
+        """b u + c v at each of ``places`` (photo px): the plane less its level."""
+        u, v = np.asarray(places, np.float64).reshape(-1, 2).T
+        return self.b * (u / self.width - 0.5) + self.c * (v / self.height - 0.5)
 
     def evening(self) -> tuple[np.ndarray, tuple[int, int]]:
         """The homography from the photo to a canvas where every piece has its enrolled size, and that canvas's size.
