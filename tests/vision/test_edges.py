@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from companion.vision.edges import percentile_at_least
-from companion.vision.pieces import _fill_small_holes
+from companion.vision.pieces import _fill_small_holes, _median_of_bytes
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -39,3 +39,10 @@ def test_small_holes_are_filled_as_labelling_the_background_fills_them(seed):
     expected = _filled_by_labelling(mask, 60)
     _fill_small_holes(mask, 60)
     assert np.array_equal(mask, expected)
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 64, 1001])
+def test_the_median_of_bytes_is_numpys(size):
+    rng = np.random.default_rng(size)
+    image = rng.integers(0, 40, (size, 3)).astype(np.uint8)
+    assert _median_of_bytes(image) == np.median(image)
