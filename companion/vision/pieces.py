@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -437,6 +437,9 @@ class PieceReader:
     thickness: dict[str, tuple[float, float]] | None = None  # per type, thinnest and thickest enrolled (before: None)
     silhouettes: Silhouettes | None = None  # the enrolled pieces laid alike (sets saved before: None)
     tiler: Tiler | None = None  # the enrolled pieces' silhouettes at size, to tile blobs with (sets saved before: None)
+    # whether the last photo read as taken was evened: the camera stays put, so the next one likely is too (kept
+    # for the reading's order only, never saved)
+    evened_last: bool = field(default=False, compare=False, repr=False)
 
     @classmethod
     def enroll(cls, folder: str | Path, board: Board | None = None) -> PieceReader:
@@ -703,9 +706,11 @@ class PieceReader:
 
     def _pieces_in(
         self, gray: np.ndarray, mask: np.ndarray, blob: Shape, graves: dict[str, np.ndarray], spots: Spots | None
-    ) -> list[tuple[Shape, str | None, str | None, str]]:
+    ) -> tuple[list[tuple[Shape, str | None, str | None, str]], list[tuple[str, Shape]]]:
         """The pieces one blob is, each with its grave (None: outside every grave) and type (None: unreadable,
-        and why); ``spots``: the finder's, which must confirm a cut or the light taken off (None: not asked)."""
+        and why); ``spots``: the finder's, which must confirm a cut or the light taken off (None: not asked).
+        Also the pieces the outlines alone name in it (as without ``spots``): what a photo's level is measured on,
+        the same whether the finder is asked or not."""
         kind, why = self.classify(blob)
         grave = grave_of(blob, graves)
         # a blob reaching beyond its grave is judged inside it too: a piece touching the outline is joined to
@@ -714,21 +719,22 @@ class PieceReader:
         parts = self._parts_inside_its_grave(mask, blob, graves[grave]) if grave is not None else []
         named = [(part, grave, *self.classify(part)) for part in parts]
         if kind is None and named and all(part_kind for _, _, part_kind, _ in named):
-            return named  # the pieces, once what they touched beyond their grave is cut off
-        if kind is None and not parts and not blob.at_border and (cut := self._cut_where_touching(mask, blob)):
-            if spots is None or _confirmed(cut, spots()):
-                return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in cut]
+            return named, [(part_kind, part) for part, _, part_kind, _ in named]  # (what it touched beyond, cut off)
+        cut = self._cut_where_touching(mask, blob) if kind is None and not parts and not blob.at_border else []
+        outlined = [(part_kind, part) for part, part_kind in cut]
+        if cut and (spots is None or _confirmed(cut, spots())):
+            return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in cut], outlined
         # a piece the light joined to the board or another: only where the finder sees each piece, and no other
         if kind is None and not blob.at_border and spots and (unlit := self._without_the_light(gray, blob)):
             if _confirmed(unlit, spots()) and _all_seen(blob, unlit, spots()):
-                return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in unlit]
+                return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in unlit], outlined
         if kind and len(named) == 1 and named[0][2] and named[0][2] != kind:
             kind, why = None, f"{kind} or {named[0][2]}: it touches its grave's outline"
         # an unknown blob at the photo's edge: say what to do (move the piece or the camera). A piece named
         # though it touches the edge stays named: most such pieces are whole
         if kind is None and blob.at_border:
             why = "half outside the frame"
-        return [(blob, grave, kind, why)]
+        return [(blob, grave, kind, why)], outlined + ([(kind, blob)] if kind else [])
 
     def _without_the_light(self, gray: np.ndarray, blob: Shape) -> list[tuple[Shape, str]]:
         """The pieces of a blob a lamp's reflection on the board joined together (or to a grave's line), each named
@@ -804,26 +810,29 @@ class PieceReader:
         quads = [polygon * scale for polygon in graves.values()]
         corners = np.concatenate(quads)
         tilt = None if board_edge else SizeField.tilt_of(quads, *image.shape[1::-1])
-        # a tilt the photo will be evened for whatever its level: the first read only measures that level, and the
-        # outlines alone say it (the piece finder is asked in the read that counts)
-        surveyed = tilt is not None and tilt.spread_at(corners) >= 2 * OTHER_HEIGHT
+        # a photo likely to be evened (a tilt it will be evened for whatever its level, or the last photo was): the
+        # first read only measures the level, and the outlines alone say it (the finder is asked in the read that
+        # counts); else the first read is likely the one that counts
+        surveyed = not board_edge and (
+            (tilt is not None and tilt.spread_at(corners) >= 2 * OTHER_HEIGHT) or self.evened_last
+        )
         reading, sure = self._read_as(image, graves, scale, board_edge, finder and not surveyed)
         if not board_edge:
-            field = self._size_field(sure, image, tilt)
-            if field is not None and (field.uneven_at(corners) if tilt else field.uneven):
-                reading = self._read_evened(image, graves, scale, field, finder)
-            elif surveyed and finder:  # (a level past what a camera could do: read as it is after all)
+            sizes = self._size_field(sure, image, tilt)
+            self.evened_last = sizes is not None and (sizes.uneven_at(corners) if tilt else sizes.uneven)
+            if self.evened_last:
+                reading = self._read_evened(image, graves, scale, sizes, finder)
+            elif surveyed and finder:  # (read as it is after all)
                 reading, _ = self._read_as(image, graves, scale, board_edge, finder)
             reading["unreadable"] = _off_the_markers(reading["unreadable"], image, graves, scale)
         reading["ms"] = round((time.perf_counter() - start) * 1000, 1)
         return reading
 
     def _read_evened(
-        self, image: np.ndarray, graves: dict[str, np.ndarray], scale: float, field: SizeField, finder: bool
+        self, image: np.ndarray, graves: dict[str, np.ndarray], scale: float, sizes: SizeField, finder: bool
     ) -> dict[str, Any]:
-        """``_read_as`` of the photo warped so that ``field``'s sizes are even, its flags' centres back in the photo's
-        px."""
-        warp, size = field.evening()
+        """``_read_as`` of the photo warped so that ``sizes`` are even, its flags' centres back in the photo's px."""
+        warp, size = sizes.evening()
         grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)  # (all the reading looks at)
         evened = cv2.warpPerspective(grey, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         there = {name: moved(polygon * scale, warp).astype(np.float32) for name, polygon in graves.items()}
@@ -867,7 +876,9 @@ class PieceReader:
         for blob in shapes_in_mask(mask):
             if not _has_a_cut_edge(gray, blob.contour):
                 continue  # light on the board, not a piece
-            for shape, grave, kind, why in self._pieces_in(gray, mask, blob, graves, spots):
+            pieces, outlined = self._pieces_in(gray, mask, blob, graves, spots)
+            sure += [(kind, shape) for kind, shape in outlined if kind in SIZED_BY_SHAPE]
+            for shape, grave, kind, why in pieces:
                 if kind in LIMBS and spots and (other := _limb_in_doubt(shape, kind, spots())):
                     kind, why = None, f"{kind} or {other}: its outline and the piece finder disagree"
                 if kind and spots and _a_pair_not_a_piece(shape, kind, spots()):
@@ -888,8 +899,6 @@ class PieceReader:
                         unreadable.append({"center": [round(x, 1), round(y, 1)], "why": why})
                     continue
                 (counts[grave] if grave is not None else outside)[kind] += 1
-                if kind in SIZED_BY_SHAPE:
-                    sure.append((kind, shape))
         reading = {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable}
         return reading, sure
 
