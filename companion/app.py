@@ -60,7 +60,7 @@ def build(
         table.new_game("rolling-bones", {"players": ["Ann", "Bob"], "target": settings["rolling_bones"]["target"]})
 
     camera, reader, annotate = _camera_and_reader(settings, demo)
-    piece_reader, board_camera = _piece_reader(settings, demo)
+    piece_reader, board_camera, graves = _piece_reader(settings, demo)
     referee = Referee(
         table,
         camera,
@@ -69,6 +69,7 @@ def build(
         annotate=annotate,
         piece_reader=piece_reader,
         board_camera=board_camera,
+        graves=graves,
     )
 
     controls = None
@@ -120,7 +121,8 @@ def _camera_and_reader(settings: dict[str, Any], demo: bool):
 
 
 def _piece_reader(settings: dict[str, Any], demo: bool):
-    """The Sepulchre reader with its graves (GRAVES.json from [sepulchre] graves; the demo's own)."""
+    """The Sepulchre reader with its graves (GRAVES.json from [sepulchre] graves; the demo's own), the camera over the
+    board, and GRAVES.json's content (kept to teach the pieces on the page when no set is enrolled yet)."""
     from .jsonfile import read_json
 
     section = settings.get("sepulchre", {})
@@ -132,21 +134,16 @@ def _piece_reader(settings: dict[str, Any], demo: bool):
 
         board_camera = FolderCamera(demo_boards)
     if not graves_file:
-        return None, board_camera
+        return None, board_camera, None
+    graves = None
     try:
-        from .vision.pieces import PieceReader, graves_to_read
+        from .vision.pieces import PieceReader, graves_reading
 
-        reader = PieceReader.load(section.get("set", "demo"))
-        spec = read_json(graves_file)
-
-        def read(image):
-            seen = graves_to_read(spec, image)  # a board map: the board warped flat, read there
-            return reader.read(*seen), seen.image, seen.scale
-
-        return read, board_camera
+        graves = read_json(graves_file)
+        return graves_reading(PieceReader.load(section.get("set", "demo")), graves), board_camera, graves
     except (ImportError, CompanionError) as error:
         log.warning("piece reader: %s (the page still takes the graves by hand)", error)
-        return None, board_camera
+        return None, board_camera, graves
 
 
 def _lights(controls: Controls):

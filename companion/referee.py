@@ -49,12 +49,14 @@ class Referee:
         annotate: Callable[[Any, dict], Any] | None = None,
         piece_reader: Callable[[Any], tuple[dict[str, Any], Any, float]] | None = None,  # (reading, image read, scale)
         board_camera=None,
+        graves: Any = None,
     ):
         self.table = table
         self.camera = camera
         self.board_camera = board_camera or camera  # the demo replays board photos apart from dice photos
         self.reader = reader
         self.piece_reader = piece_reader
+        self.graves = graves  # GRAVES.json's content: where the pieces are read (None: no graves configured)
         self.annotate = annotate
         self.photo_dir = photo_dir
         self._photo_count = 0

@@ -1158,15 +1158,31 @@ class ToRead(NamedTuple):
     board_edge: bool = False
 
 
+def board_of(data: Any) -> Board | None:
+    """GRAVES.json's board map, when it is in board form (see board.py); None for graves in photo pixels."""
+    return Board.from_json(data["board"]) if isinstance(data, dict) and set(data) == {"board", "graves"} else None
+
+
 def graves_to_read(data: Any, image: np.ndarray) -> ToRead:
     """The image the pieces are read in, its graves and its scale (px per px of the graves): the photo itself with
     GRAVES.json's graves in photo pixels (1), or (GRAVES.json in board form, see board.py) the board warped flat
     at the reader's working scale with its graves in board px (WORK: the warp makes the half-size image itself)."""
-    if isinstance(data, dict) and set(data) == {"board", "graves"}:
-        board = Board.from_json(data["board"])
+    board = board_of(data)
+    if board is not None:
         graves = load_graves(data["graves"], np.zeros((board.size[1], board.size[0]), np.uint8))
         return ToRead(board.rectify(image, WORK), graves, WORK, board_edge=True)
     return ToRead(image, load_graves(data, image))
+
+
+def graves_reading(reader: PieceReader, data: Any) -> Callable[[np.ndarray], tuple[dict[str, Any], np.ndarray, float]]:
+    """The table's read of a photo with GRAVES.json's ``data``: the reading, the image read (the photo, or the board
+    warped flat) and that image's px per px of the reading."""
+
+    def read(image: np.ndarray) -> tuple[dict[str, Any], np.ndarray, float]:
+        seen = graves_to_read(data, image)
+        return reader.read(*seen), seen.image, seen.scale
+
+    return read
 
 
 def load_graves(data: Any, image: np.ndarray | None = None) -> dict[str, np.ndarray]:

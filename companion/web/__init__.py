@@ -27,6 +27,7 @@ def create_app(table, referee, config: dict[str, Any] | None = None, instance_pa
         TABLE_PIN=str((config or {}).get("server", {}).get("pin", "") or ""),
         PHOTO_DIR=str(Path(app.instance_path) / "photos"),
         DICE_SET=str((config or {}).get("dice", {}).get("set", "demo")),
+        PIECE_SET=str((config or {}).get("sepulchre", {}).get("set", "demo")),
         RUN_ID=secrets.token_hex(16),  # a phone's session lasts one run of the server (see auth.seal)
     )
     app.extensions["table"] = table
@@ -41,12 +42,13 @@ def create_app(table, referee, config: dict[str, Any] | None = None, instance_pa
             return jsonify(error=f"this is the table's server, not {request.host!r} (add it to [server] hosts)"), 400
         return None
 
-    from . import auth, bones, ghosts, live, mausoleum, pages, sepulchre, teach, tomb
+    from . import auth, bones, ghosts, live, mausoleum, pages, sepulchre, teach, teach_pieces, tomb
 
     app.extensions["advisor"] = bones.AdvisorDesk()
     app.extensions["live_slots"] = live.Slots(live.STREAMS_MOST)
 
-    for blueprint in (pages.bp, live.bp, auth.bp, bones.bp, tomb.bp, sepulchre.bp, ghosts.bp, mausoleum.bp, teach.bp):
+    blueprints = (pages, live, auth, bones, tomb, sepulchre, ghosts, mausoleum, teach, teach_pieces)
+    for blueprint in (module.bp for module in blueprints):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(CompanionError)

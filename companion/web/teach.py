@@ -23,7 +23,7 @@ def _folder() -> Path:
 
 
 def _photos() -> list[Path]:
-    return sorted(_folder().glob("sheet-*.jpg"))
+    return numbered(_folder(), "sheet")
 
 
 def _status(**extra) -> Response:
@@ -54,12 +54,22 @@ def photo():
         raise DeviceError("no camera: the dice are taught from the table camera's photos")
     image = camera.capture()
     places_in_photo(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), "the photo")
-    folder = _folder()
-    folder.mkdir(parents=True, exist_ok=True)
-    taken = _photos()
-    number = int(taken[-1].stem.split("-")[1]) + 1 if taken else 1
-    cv2.imwrite(str(folder / f"sheet-{number}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    keep_photo(image, _folder(), "sheet")
     return _status()
+
+
+def numbered(folder: Path, stem: str) -> list[Path]:
+    """The photos ``folder/stem-N.jpg`` kept so far, by N."""
+    return sorted(folder.glob(f"{stem}-*.jpg"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+
+
+def keep_photo(image, folder: Path, stem: str) -> Path:
+    """A photo kept as the next ``folder/stem-N.jpg``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    taken = numbered(folder, stem)
+    path = folder / f"{stem}-{int(taken[-1].stem.rsplit('-', 1)[1]) + 1 if taken else 1}.jpg"
+    cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path
 
 
 @bp.post("/api/dice/teach/clear")

@@ -1,7 +1,9 @@
 """The real page in headless Chromium, served by waitress on 127.0.0.1, buttons on mock pins."""
 
 import itertools
+import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -170,13 +172,9 @@ def test_moving_a_mini_in_the_stage_editor(server, page, companion):
 @pytest.fixture
 def sheet_companion(tmp_path, pin_factory, monkeypatch):
     """The demo table whose camera replays three photos of the teaching sheet with dice on it, then the mat bare."""
-    import random
-
     import cv2
 
     from bench.render.dice_scene import render_scene, render_sheet, set_camera_height
-    from companion import config
-    from companion.app import build
 
     photos = tmp_path / "camera"
     photos.mkdir()
@@ -184,13 +182,25 @@ def sheet_companion(tmp_path, pin_factory, monkeypatch):
     for k in range(3):
         cv2.imwrite(str(photos / f"{k}-sheet.jpg"), render_sheet(900 + k, style=2, height_cm=height))
     cv2.imwrite(str(photos / "3-bare.jpg"), render_scene(950, n_dice=0, style=2, height_cm=height)[0])
-    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))  # no set yet: the table waits to be taught
-    settings = config.load()
-    settings["camera"]["folder"] = str(photos)
-    settings["dice"]["set"] = "taught"
-    built = build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "inst", rng=random.Random(2))
+    built = untaught_table(tmp_path, pin_factory, monkeypatch, photos, dice={"set": "taught"})
     yield built
     built.close()
+
+
+def untaught_table(tmp_path, pin_factory, monkeypatch, photos, **sections):
+    """The demo table with no set enrolled (it waits to be taught), its camera replaying ``photos``; ``sections``:
+    settings over the defaults, by section."""
+    import random
+
+    from companion import config
+    from companion.app import build
+
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))
+    settings = config.load()
+    settings["camera"]["folder"] = str(photos)
+    for name, values in sections.items():
+        settings[name].update(values)
+    return build(settings, demo=True, pin_factory=pin_factory, instance=tmp_path / "inst", rng=random.Random(2))
 
 
 def test_the_dice_are_taught_from_three_photos_of_the_sheet(sheet_companion, browser, tmp_path):
@@ -214,6 +224,58 @@ def test_the_dice_are_taught_from_three_photos_of_the_sheet(sheet_companion, bro
         )
         assert (tmp_path / "models" / "dice" / "taught" / "set.npz").is_file()
         assert sheet_companion.referee.reader is not None
+
+
+TILTED = Path(__file__).resolve().parents[2] / "bench" / "data" / "pieces" / "tilted"
+TAUGHT_IN_ORDER = [kind for kind in ("skull", "ribs", "pelvis", "arm", "leg") for _ in range(3)]
+
+
+@pytest.fixture
+def board_companion(tmp_path, pin_factory, monkeypatch):
+    """A table over the tilted set's board (a board map), no piece set enrolled yet, whose camera replays a frame of
+    one piece alone on the board a photo: three of each type, in the order they are taught."""
+    import shutil
+
+    photos = tmp_path / "camera"
+    photos.mkdir()
+    seen = {kind: 0 for kind in TAUGHT_IN_ORDER}
+    for k, kind in enumerate(TAUGHT_IN_ORDER):
+        shutil.copy(TILTED / "enroll-frames" / kind / f"{seen[kind]:02d}.jpg", photos / f"{k:02d}-{kind}.jpg")
+        seen[kind] += 1
+    graves = str(TILTED / "graves.json")
+    built = untaught_table(
+        tmp_path, pin_factory, monkeypatch, photos, sepulchre=dict(set="taught", graves=graves, folder=str(photos))
+    )
+    yield built
+    built.close()
+
+
+def test_the_pieces_are_taught_from_the_table_cameras_frames(board_companion, browser, tmp_path):
+    import cv2
+
+    assert board_companion.referee.piece_reader is None
+    with kiosk(board_companion.app, browser, 800, 480) as page:
+        choose_game(page, "teach-pieces")
+        page.wait_for_function("document.querySelector('#teach-pieces-status').textContent.includes('more photos')")
+        page.locator("#teach-pieces-learn").click()  # nothing taken yet: refused in one line
+        page.wait_for_selector("#toast:not([hidden])")
+        assert "no photo of a skull yet" in page.locator("#toast").inner_text()
+        for k, kind in enumerate(TAUGHT_IN_ORDER):
+            page.locator(f"#teach-pieces-types button[data-piece={kind}]").click()
+            taken = TAUGHT_IN_ORDER[: k + 1].count(kind)
+            page.wait_for_function(
+                f"document.querySelector('[data-piece={kind}]').textContent.endsWith('{taken} of 3')", timeout=20000
+            )
+        assert "every type photographed" in page.locator("#teach-pieces-status").inner_text()
+        shoot(page, "kiosk-teach-pieces", 800, 480)
+        page.locator("#teach-pieces-learn").click()
+        page.wait_for_function(
+            "document.querySelector('#teach-pieces-status').textContent.includes('learned 15 photos')", timeout=60000
+        )
+    assert (tmp_path / "models" / "pieces" / "taught" / "set.npz").is_file()
+    truth = json.loads((TILTED / "board-00900.json").read_text())
+    reading, _, _ = board_companion.referee.piece_reader(cv2.imread(str(TILTED / "board-00900.jpg")))
+    assert reading["graves"] == truth["graves"]
 
 
 def test_a_four_player_ghosts_game_by_touch_at_800x480(companion, browser):

@@ -204,6 +204,24 @@ def test_teaching_the_dice_says_what_is_missing_in_one_line(client, api):
     assert sheet.status_code == 200 and sheet.mimetype == "image/png" and sheet.data[:4] == b"\x89PNG"
 
 
+def test_teaching_the_pieces_says_what_is_missing_in_one_line(client, api, companion):
+    status = client.get("/api/pieces/teach").get_json()
+    assert status["photos"] == {"skull": 0, "ribs": 0, "pelvis": 0, "arm": 0, "leg": 0} and status["needed"] == 3
+    wrong = api("/api/pieces/teach/photo", {"type": "femur"})
+    assert wrong.status_code == 400 and "type must be one of skull, ribs" in wrong.get_json()["error"]
+    assert api("/api/pieces/teach/photo", {"type": "skull"}).get_json()["photos"]["skull"] == 1  # the demo's camera
+    missing = api("/api/pieces/teach/learn")
+    assert missing.status_code == 400 and "no photo of a rib comb yet" in missing.get_json()["error"]
+    assert client.post("/api/pieces/teach/clear").status_code == 403  # a change: CSRF token and PIN as any other
+    assert api("/api/pieces/teach/clear").get_json()["photos"]["skull"] == 0
+    companion.referee.board_camera = None
+    no_camera = api("/api/pieces/teach/photo", {"type": "leg"})
+    assert no_camera.status_code == 409 and "no camera" in no_camera.get_json()["error"]
+    companion.referee.graves = None
+    no_graves = api("/api/pieces/teach/learn")
+    assert no_graves.status_code == 409 and "no graves to read" in no_graves.get_json()["error"]
+
+
 def phone_of(companion, address="192.0.2.7"):
     """A phone on the table's network: its own cookie jar, its address, the page's CSRF token."""
     phone = companion.app.test_client()

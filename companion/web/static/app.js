@@ -103,8 +103,9 @@ function render(s) {
 let menuOpen = false;
 function showTab(name) {
   for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("go", b.dataset.tab === name);
-  for (const t of document.querySelectorAll("#setup-details > form, #teach, #phones")) t.hidden = t.id !== name;
+  for (const t of document.querySelectorAll("#setup-details > form, #teach, #teach-pieces, #phones")) t.hidden = t.id !== name;
   if (name === "teach") teachStatus(null);
+  if (name === "teach-pieces") teachPiecesStatus(null);
 }
 
 // -- Rolling Bones ----------------------------------------------------------------------------
@@ -641,6 +642,29 @@ $("#teach-learn").addEventListener("click", () => {
   api("/api/dice/teach/learn").then(teachStatus);
 });
 $("#teach-clear").addEventListener("click", () => api("/api/dice/teach/clear").then(teachStatus));
+const PIECE_NAMES = { skull: "Skull", ribs: "Rib comb", pelvis: "Pelvis", arm: "Arm", leg: "Leg" };
+async function teachPiecesStatus(d) {
+  if (!d) d = await (await fetch("/api/pieces/teach")).json();  // refused: the toast says why; show where things are
+  for (const b of document.querySelectorAll("#teach-pieces-types button")) {
+    b.textContent = `${PIECE_NAMES[b.dataset.piece]} ${d.photos[b.dataset.piece]} of ${d.needed}`;
+  }
+  const short = Object.keys(d.photos).filter((k) => d.photos[k] < d.needed).map((k) => PIECE_NAMES[k].toLowerCase());
+  let text = short.length ? `more photos of: ${short.join(", ")}` : "every type photographed: learn the pieces";
+  if (d.learned) text = `learned ${d.learned} photos as set "${d.set}": the table reads the graves with them now`;
+  $("#teach-pieces-status").textContent = text;
+}
+$("#teach-pieces").addEventListener("toggle", () => { if ($("#teach-pieces").open) teachPiecesStatus(null); });
+for (const b of document.querySelectorAll("#teach-pieces-types button")) {
+  b.addEventListener("click", () => {
+    $("#teach-pieces-status").textContent = "taking a photo…";
+    api("/api/pieces/teach/photo", { type: b.dataset.piece }).then(teachPiecesStatus);
+  });
+}
+$("#teach-pieces-learn").addEventListener("click", () => {
+  $("#teach-pieces-status").textContent = "learning the pieces…";
+  api("/api/pieces/teach/learn").then(teachPiecesStatus);
+});
+$("#teach-pieces-clear").addEventListener("click", () => api("/api/pieces/teach/clear").then(teachPiecesStatus));
 $("#login").addEventListener("submit", (e) => { e.preventDefault(); api("/api/login", { pin: $("#pin").value }).then(refresh); });
 $("#setpin").addEventListener("submit", (e) => { e.preventDefault(); api("/api/pin", { pin: $("#newpin").value }).then(refresh); });
 

@@ -1,0 +1,94 @@
+"""Teach the pieces: one piece at a time on the board under the table camera, its type chosen, a few photos of each
+type (each design owned), then learn the set from those whole frames.
+
+The photos wait in the instance folder (teach-pieces/<type>/) until the set is learned or they are cleared; the set
+learned is saved under the configured name ([sepulchre] set) and reads the graves at once.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, jsonify
+
+from ..errors import BadInput, DeviceError
+from .auth import changes_table, json_body
+from .teach import keep_photo, numbered
+
+bp = Blueprint("teach_pieces", __name__)
+PHOTOS_OF_EACH = 3  # photos a type wants: one piece, moved or another of its designs between them
+
+
+def _folder() -> Path:
+    return Path(current_app.instance_path) / "teach-pieces"
+
+
+def _photos(kind: str) -> list[Path]:
+    return numbered(_folder() / kind, "frame")
+
+
+def _status(**extra) -> Response:
+    from ..vision.pieces import PIECE_TYPES
+
+    photos = {kind: len(_photos(kind)) for kind in PIECE_TYPES}
+    return jsonify(photos=photos, needed=PHOTOS_OF_EACH, set=current_app.config["PIECE_SET"], **extra)
+
+
+@bp.get("/api/pieces/teach")
+def status():
+    return _status()
+
+
+@bp.post("/api/pieces/teach/photo")
+@changes_table
+def photo():
+    """Photograph the board now, with one piece of the type chosen on it."""
+    from ..vision.pieces import PIECE_TYPES
+
+    kind = json_body().get("type")
+    if kind not in PIECE_TYPES:
+        raise BadInput(f"type must be one of {', '.join(PIECE_TYPES)}")
+    referee = current_app.extensions["referee"]
+    if referee.board_camera is None:
+        raise DeviceError("no camera: the pieces are taught from the table camera's photos")
+    keep_photo(referee.board_camera.capture(), _folder() / kind, "frame")
+    return _status()
+
+
+@bp.post("/api/pieces/teach/clear")
+@changes_table
+def clear():
+    from ..vision.pieces import PIECE_TYPES
+
+    for kind in PIECE_TYPES:
+        for path in _photos(kind):
+            path.unlink(missing_ok=True)
+    return _status()
+
+
+@bp.post("/api/pieces/teach/learn")
+@changes_table
+def learn():
+    """Learn the set from the photos taken (warped flat first where the graves are a board map), save it, and read
+    the graves with it from now on."""
+    from ..vision.pieces import PIECE_TYPES, PieceReader, board_of, graves_reading
+
+    json_body()  # a change like any other: JSON in, JSON out
+    referee = current_app.extensions["referee"]
+    if referee.graves is None:
+        raise DeviceError("no graves to read: set [sepulchre] graves (GRAVES.json) first")
+    missing = [kind for kind in PIECE_TYPES if not _photos(kind)]
+    if missing:
+        named = "rib comb" if missing[0] == "ribs" else missing[0]
+        raise BadInput(f"no photo of a {named} yet: lay one alone on the board and photograph it as a {named}")
+    try:
+        reader = PieceReader.enroll(_folder(), board_of(referee.graves))
+    except BadInput as error:  # it names the photo's file: name it as the page does
+        raise BadInput(
+            re.sub(r"(\w+)/frame-(\d+)\.jpg", r"the \1's photo \2", str(error).replace(f"{_folder()}/", ""))
+        ) from None
+    name = current_app.config["PIECE_SET"]
+    reader.save(name)
+    referee.piece_reader = graves_reading(reader, referee.graves)
+    return _status(learned=reader.photos)
