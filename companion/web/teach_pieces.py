@@ -20,6 +20,11 @@ bp = Blueprint("teach_pieces", __name__)
 PHOTOS_OF_EACH = 3  # photos a type wants: one piece, moved or another of its designs between them
 
 
+def _named(kind: str) -> str:
+    """A type as the page names it."""
+    return "rib comb" if kind == "ribs" else kind
+
+
 def _folder() -> Path:
     return Path(current_app.instance_path) / "teach-pieces"
 
@@ -80,14 +85,13 @@ def learn():
         raise DeviceError("no graves to read: set [sepulchre] graves (GRAVES.json) first")
     missing = [kind for kind in PIECE_TYPES if not _photos(kind)]
     if missing:
-        named = "rib comb" if missing[0] == "ribs" else missing[0]
+        named = _named(missing[0])
         raise BadInput(f"no photo of a {named} yet: lay one alone on the board and photograph it as a {named}")
     try:
         reader = PieceReader.enroll(_folder(), board_of(referee.graves))
     except BadInput as error:  # it names the photo's file: name it as the page does
-        raise BadInput(
-            re.sub(r"(\w+)/frame-(\d+)\.jpg", r"the \1's photo \2", str(error).replace(f"{_folder()}/", ""))
-        ) from None
+        said = str(error).replace(f"{_folder()}/", "")
+        raise BadInput(re.sub(r"(\w+)/frame-(\d+)\.jpg", lambda m: f"the {_named(m[1])} photo {m[2]}", said)) from None
     name = current_app.config["PIECE_SET"]
     reader.save(name)
     referee.piece_reader = graves_reading(reader, referee.graves)

@@ -212,6 +212,10 @@ def test_teaching_the_pieces_says_what_is_missing_in_one_line(client, api, compa
     assert api("/api/pieces/teach/photo", {"type": "skull"}).get_json()["photos"]["skull"] == 1  # the demo's camera
     missing = api("/api/pieces/teach/learn")
     assert missing.status_code == 400 and "no photo of a rib comb yet" in missing.get_json()["error"]
+    for kind in ("ribs", "pelvis", "arm", "leg"):  # the demo's camera: whole boards, not one piece alone
+        api("/api/pieces/teach/photo", {"type": kind})
+    crowded = api("/api/pieces/teach/learn").get_json()["error"]
+    assert crowded.startswith("the skull photo 1: expected one piece in the photo, found"), crowded
     assert client.post("/api/pieces/teach/clear").status_code == 403  # a change: CSRF token and PIN as any other
     assert api("/api/pieces/teach/clear").get_json()["photos"]["skull"] == 0
     companion.referee.board_camera = None
