@@ -725,7 +725,7 @@ class PieceReader:
         if cut and (spots is None or _confirmed(cut, spots())):
             return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in cut], outlined
         # a piece the light joined to the board or another: only where the finder sees each piece, and no other
-        if kind is None and not blob.at_border and spots and (unlit := self._without_the_light(gray, blob)):
+        if kind is None and not blob.at_border and spots and (unlit := self._without_the_light(gray, blob, spots())):
             if _confirmed(unlit, spots()) and _all_seen(blob, unlit, spots()):
                 return [(part, grave_of(part, graves), part_kind, "") for part, part_kind in unlit], outlined
         if kind and len(named) == 1 and named[0][2] and named[0][2] != kind:
@@ -736,16 +736,19 @@ class PieceReader:
             why = "half outside the frame"
         return [(blob, grave, kind, why)], outlined + ([(kind, blob)] if kind else [])
 
-    def _without_the_light(self, gray: np.ndarray, blob: Shape) -> list[tuple[Shape, str]]:
+    def _without_the_light(self, gray: np.ndarray, blob: Shape, spots: list[PieceSpot]) -> list[tuple[Shape, str]]:
         """The pieces of a blob a lamp's reflection on the board joined together (or to a grave's line), each named
         and cut out all round, once the light is taken off (``_unlit``); [] when nothing was lit or a part is no
-        piece the set knows."""
+        piece the set knows. A part the outlines cannot name (the light frays its outline) is named by the finder
+        when it is sure of the one piece there and the part is that piece's size (``_found_in``)."""
         if blob.contour is None:
             return []
         kept = _unlit(gray, blob.contour)
         if np.count_nonzero(kept) > LIT_OFF * cv2.contourArea(blob.contour):
             return []
-        parts = [(part, self.classify(part)[0]) for part in shapes_in_mask(kept)]
+        parts = [
+            (part, self.classify(part)[0] or _one_found(self._found_in(part, spots))) for part in shapes_in_mask(kept)
+        ]
         if not parts or any(kind is None or not _cut_all_round(gray, part.contour) for part, kind in parts):
             return []
         return [(part, kind) for part, kind in parts if kind is not None]
@@ -901,6 +904,11 @@ class PieceReader:
                 (counts[grave] if grave is not None else outside)[kind] += 1
         reading = {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable}
         return reading, sure
+
+
+def _one_found(found: list[tuple[tuple[float, float], str]]) -> str | None:
+    """The type of the one piece the finder found, if it found one alone."""
+    return found[0][1] if len(found) == 1 else None
 
 
 def _unlit(gray: np.ndarray, contour: np.ndarray) -> np.ndarray:

@@ -169,6 +169,19 @@ def test_the_level_is_measured_on_what_the_outlines_alone_name():
     assert finder_changed >= 1
 
 
+def test_a_piece_a_glare_streak_joins_is_named_by_the_finder_once_the_light_is_off():
+    """printed-white board-01503: a lamp's streak runs from the north grave's edge down to a leg in the east grave,
+    one blob ("pieces overlap"). With the light taken off, the leg's outline is frayed where the streak met it, like
+    no enrolled leg; the finder is sure of one leg there, and the part is a leg's size: it is counted."""
+    reader = PieceReader.enroll(WHITE / "enroll")
+    spec = json.loads((WHITE / "graves.json").read_text())
+    truth = json.loads((WHITE / "board-01503.json").read_text())
+    seen = graves_to_read(spec, cv2.imread(str(WHITE / "board-01503.jpg")))
+    reading = reader.read(*seen)
+    assert reading["graves"]["east"] == truth["graves"]["east"]
+    assert not flags_in(reading, seen.graves["east"])
+
+
 def test_whole_frames_of_one_fixed_camera_enroll_without_a_board_map(tmp_path):
     """The rules' enrollment photos, "one piece on the board", as a fixed table camera takes them (tilted, the board's
     markers and printed graves in every frame) and no board map: each frame's piece is the blob the other frames do
