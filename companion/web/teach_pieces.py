@@ -18,6 +18,7 @@ from .teach import keep_photo, numbered
 
 bp = Blueprint("teach_pieces", __name__)
 PHOTOS_OF_EACH = 3  # photos a type wants: one piece, moved or another of its designs between them
+ORDER = "order.txt"  # the photos kept, in the order taken
 
 
 def _named(kind: str) -> str:
@@ -57,8 +58,25 @@ def photo():
     referee = current_app.extensions["referee"]
     if referee.board_camera is None:
         raise DeviceError("no camera: the pieces are taught from the table camera's photos")
-    keep_photo(referee.board_camera.capture(), _folder() / kind, "frame")
+    kept = keep_photo(referee.board_camera.capture(), _folder() / kind, "frame")
+    with (_folder() / ORDER).open("a") as order:  # what "take back" takes back, newest last
+        order.write(f"{kind}/{kept.name}\n")
     return _status()
+
+
+@bp.post("/api/pieces/teach/undo")
+@changes_table
+def undo():
+    """Take back the last photo taken (a piece photographed as the wrong type), the others kept."""
+    order = _folder() / ORDER
+    taken = [
+        line for line in (order.read_text().splitlines() if order.is_file() else []) if (_folder() / line).is_file()
+    ]
+    if not taken:
+        raise BadInput("no photo to take back")
+    (_folder() / taken[-1]).unlink()
+    order.write_text("".join(f"{line}\n" for line in taken[:-1]))
+    return _status(taken_back=taken[-1].split("/")[0])
 
 
 @bp.post("/api/pieces/teach/clear")
@@ -69,6 +87,7 @@ def clear():
     for kind in PIECE_TYPES:
         for path in _photos(kind):
             path.unlink(missing_ok=True)
+    (_folder() / ORDER).unlink(missing_ok=True)
     return _status()
 
 

@@ -242,6 +242,7 @@ def board_companion(tmp_path, pin_factory, monkeypatch):
     for k, kind in enumerate(TAUGHT_IN_ORDER):
         shutil.copy(TILTED / "enroll-frames" / kind / f"{seen[kind]:02d}.jpg", photos / f"{k:02d}-{kind}.jpg")
         seen[kind] += 1
+    shutil.copy(photos / "00-skull.jpg", photos / "00-zz-mistaken.jpg")  # the second photo: taken as the wrong type
     graves = str(TILTED / "graves.json")
     built = untaught_table(
         tmp_path, pin_factory, monkeypatch, photos, sepulchre=dict(set="taught", graves=graves, folder=str(photos))
@@ -266,6 +267,12 @@ def test_the_pieces_are_taught_from_the_table_cameras_frames(board_companion, br
             page.wait_for_function(
                 f"document.querySelector('[data-piece={kind}]').textContent.endsWith('{taken} of 3')", timeout=20000
             )
+            if k == 0:  # the skull photographed again, the arm tapped by mistake: taken back, the first kept
+                page.locator("#teach-pieces-types button[data-piece=arm]").click()
+                page.wait_for_function("document.querySelector('[data-piece=arm]').textContent.endsWith('1 of 3')")
+                page.locator("#teach-pieces-undo").click()
+                page.wait_for_function("document.querySelector('[data-piece=arm]').textContent.endsWith('0 of 3')")
+                assert page.locator("[data-piece=skull]").inner_text().endswith("1 of 3")
         assert "every type photographed" in page.locator("#teach-pieces-status").inner_text()
         shoot(page, "kiosk-teach-pieces", 800, 480)
         page.locator("#teach-pieces-learn").click()

@@ -210,6 +210,9 @@ def test_teaching_the_pieces_says_what_is_missing_in_one_line(client, api, compa
     wrong = api("/api/pieces/teach/photo", {"type": "femur"})
     assert wrong.status_code == 400 and "type must be one of skull, ribs" in wrong.get_json()["error"]
     assert api("/api/pieces/teach/photo", {"type": "skull"}).get_json()["photos"]["skull"] == 1  # the demo's camera
+    api("/api/pieces/teach/photo", {"type": "arm"})  # a skull photographed as an arm: taken back, the skull kept
+    back = api("/api/pieces/teach/undo").get_json()
+    assert back["taken_back"] == "arm" and back["photos"]["arm"] == 0 and back["photos"]["skull"] == 1
     missing = api("/api/pieces/teach/learn")
     assert missing.status_code == 400 and "no photo of a rib comb yet" in missing.get_json()["error"]
     for kind in ("ribs", "pelvis", "arm", "leg"):  # the demo's camera: whole boards, not one piece alone
@@ -218,6 +221,8 @@ def test_teaching_the_pieces_says_what_is_missing_in_one_line(client, api, compa
     assert crowded.startswith("the skull photo 1: expected one piece in the photo, found"), crowded
     assert client.post("/api/pieces/teach/clear").status_code == 403  # a change: CSRF token and PIN as any other
     assert api("/api/pieces/teach/clear").get_json()["photos"]["skull"] == 0
+    nothing = api("/api/pieces/teach/undo")
+    assert nothing.status_code == 400 and nothing.get_json()["error"] == "no photo to take back"
     companion.referee.board_camera = None
     no_camera = api("/api/pieces/teach/photo", {"type": "leg"})
     assert no_camera.status_code == 409 and "no camera" in no_camera.get_json()["error"]

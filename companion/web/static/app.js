@@ -664,6 +664,7 @@ $("#teach-pieces-learn").addEventListener("click", () => {
   $("#teach-pieces-status").textContent = "learning the pieces…";
   api("/api/pieces/teach/learn").then(teachPiecesStatus);
 });
+$("#teach-pieces-undo").addEventListener("click", () => api("/api/pieces/teach/undo").then(teachPiecesStatus));
 $("#teach-pieces-clear").addEventListener("click", () => api("/api/pieces/teach/clear").then(teachPiecesStatus));
 $("#login").addEventListener("submit", (e) => { e.preventDefault(); api("/api/login", { pin: $("#pin").value }).then(refresh); });
 $("#setpin").addEventListener("submit", (e) => { e.preventDefault(); api("/api/pin", { pin: $("#newpin").value }).then(refresh); });
