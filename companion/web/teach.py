@@ -58,16 +58,21 @@ def photo():
     return _status()
 
 
+def _number(path: Path) -> int:
+    """N of a photo kept as ``stem-N.jpg``."""
+    return int(path.stem.rsplit("-", 1)[1])
+
+
 def numbered(folder: Path, stem: str) -> list[Path]:
     """The photos ``folder/stem-N.jpg`` kept so far, by N."""
-    return sorted(folder.glob(f"{stem}-*.jpg"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+    return sorted(folder.glob(f"{stem}-*.jpg"), key=_number)
 
 
 def keep_photo(image, folder: Path, stem: str) -> Path:
     """A photo kept as the next ``folder/stem-N.jpg``."""
     folder.mkdir(parents=True, exist_ok=True)
     taken = numbered(folder, stem)
-    path = folder / f"{stem}-{int(taken[-1].stem.rsplit('-', 1)[1]) + 1 if taken else 1}.jpg"
+    path = folder / f"{stem}-{_number(taken[-1]) + 1 if taken else 1}.jpg"
     cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return path
 
