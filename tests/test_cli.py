@@ -220,3 +220,26 @@ def test_an_advice_target_too_big_to_work_out_is_one_line(run_cli):
     state = {"roll": ["skull", "ribcage", "spine"], "score": 10, "opponents": [20], "target": 1_000_000}
     done = run_cli("bones", "advise", "s.json", "--json", files={"s.json": state})
     assert done.returncode == 2 and "target must be a whole number from 1 to 10000" in done.stderr
+
+
+def test_python_dash_m_companion_is_the_companion_command(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "layout.json").write_text(json.dumps(LAYOUT))
+    command = ["bones", "score", "layout.json", "--json"]
+    by_module = subprocess.run(
+        [sys.executable, "-m", "companion", *command], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    by_cli = subprocess.run(
+        [sys.executable, "-m", "companion.cli", *command], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert by_module.returncode == 0 and by_module.stdout == by_cli.stdout and json.loads(by_module.stdout)
+    wrong = subprocess.run(
+        [sys.executable, "-m", "companion", "bones", "score", "nope.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert wrong.returncode == 2 and wrong.stderr.strip() == "companion: nope.json: no such file"
