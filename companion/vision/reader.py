@@ -101,6 +101,9 @@ BODY_DICE = 3  # dice read that a photo needs for their body's tone to be measur
 BODY_REACH = 0.35  # die sides each way round a centre: its top face, most of it body
 MAT_RING = (1.0, 1.5)  # die sides each way round a flag: the mat round it
 MARKER_LOOK = 4.0  # a flag's surroundings this many die sides each way are searched for a mat's marker under it
+# px: enrolled dice smaller are judged level or cocked from windows blown up (the lean judge sees 1.75 sides at 40 px:
+# 23 px a side): the table sets shrunk to 18 px dice read 9 of 28 cocked dice as level, at full size 4
+SMALL_DIE = 20.0
 SURE_MARGIN = 0.3  # a lead this big is as sure as the reader gets (confidence 0.99)
 ENROLL_SIDES = tuple(float(s) for s in np.geomspace(14, 200, 24))  # px: die sizes the finder tries
 DIE_MM = (10.0, 30.0)  # dice this small to this big: the sizes tried on teaching-sheet photos
@@ -159,6 +162,15 @@ class DiceReader:
     blurred: np.ndarray | None = None  # (n, 64): ``vectors``' faces embedded blurred (ENROLL_BLUR; None: not known)
 
     # -- enrollment ---------------------------------------------------------------------------
+
+    def size_warning(self) -> str | None:
+        """What to change when the enrolled dice are too small in the photo for a low lean to be seen; else None."""
+        if self.die_side >= SMALL_DIE:
+            return None
+        return (
+            f"the dice are {self.die_side:.0f} px across: under {SMALL_DIE:.0f} px a cocked die may be read as level; "
+            "move the camera closer or raise its resolution, and teach the dice again"
+        )
 
     @classmethod
     def enroll(cls, folder: str | Path) -> DiceReader:

@@ -98,4 +98,9 @@ def learn():
     name = current_app.config["DICE_SET"]
     reader.save(name)
     current_app.extensions["referee"].reader = reader.read
-    return _status(learned=reader.photos_learned(), die_side=round(reader.die_side, 1), left_out=reader.left_out)
+    return _status(
+        learned=reader.photos_learned(),
+        die_side=round(reader.die_side, 1),
+        left_out=reader.left_out,
+        warning=reader.size_warning(),
+    )

@@ -19,7 +19,7 @@ from bench.truth import on_die
 from companion.errors import BadInput
 from companion.games.rolling_bones.dice import FACE_IDS
 from companion.vision.finding import find_spots
-from companion.vision.reader import DiceReader
+from companion.vision.reader import SMALL_DIE, DiceReader
 
 from .dice_sets import taught_alike
 
@@ -405,6 +405,29 @@ def test_enrollment_says_which_faces_it_learned_from_one_photo_only(run_cli, tmp
         "warning: learned from one photo only: hat; photograph it again (the teaching sheet: "
         "three photos) and enroll again"
     ]
+    assert "px across" not in done.stderr  # dev's dice are big enough to see a lean
+
+
+def test_dice_too_small_to_see_a_lean_are_warned_of():
+    too_small = DiceReader(die_side=SMALL_DIE - 2, vectors=np.zeros((0, 64)), labels=[])
+    assert too_small.size_warning().startswith(f"the dice are {SMALL_DIE - 2:.0f} px across: under")
+    assert DiceReader(die_side=SMALL_DIE, vectors=np.zeros((0, 64)), labels=[]).size_warning() is None
+
+
+@pytest.mark.slow
+def test_enrolling_dice_shrunk_small_warns_and_still_enrolls(run_cli, tmp_path, monkeypatch):
+    """A camera far off or at a low resolution: the set is stored, and the person enrolling is told what to change."""
+    for face in FACE_IDS:
+        (tmp_path / "enroll" / face).mkdir(parents=True)
+        for photo in sorted((DEV / "enroll" / face).glob("*.jpg"))[:2]:
+            image = cv2.imread(str(photo))
+            cv2.imwrite(str(tmp_path / "enroll" / face / photo.name), cv2.resize(image, None, fx=0.35, fy=0.35))
+    monkeypatch.setenv("COMPANION_MODELS", str(tmp_path / "models"))
+    done = run_cli("dice", "enroll", "--set", "far", str(tmp_path / "enroll"))
+    assert done.returncode == 0, done.stderr
+    warning = [line for line in done.stderr.splitlines() if "px across" in line]
+    assert len(warning) == 1 and warning[0].startswith("warning: the dice are ")
+    assert DiceReader.load("far").size_warning() in warning[0]
 
 
 @pytest.mark.parametrize("content", [b"", b"garbage", None])

@@ -629,6 +629,7 @@ async function teachStatus(d) {
     const faces = Object.keys(d.learned).length;
     text = `learned ${faces} faces (die ${d.die_side} px) as set "${d.set}": the table reads them now`;
     if (d.left_out.length) text += `; not used: ${d.left_out.join("; ")}`;
+    if (d.warning) text += `; ${d.warning}`;
   }
   $("#teach-status").textContent = text;
 }
