@@ -35,7 +35,8 @@ def evaluate(folder: Path, flat: bool = True, frames: bool = False, finder: bool
     enrolled from the table camera's whole frames (enroll-frames/, each warped flat) instead of cut-out photos.
     ``finder``: False, the outlines alone (blobs they cannot read are not shown to the piece finder)."""
     from companion.vision.board import Board
-    from companion.vision.pieces import PIECE_TYPES, PieceReader, ToRead, grave_of, graves_to_read, load_graves, shapes
+    from companion.vision.graves import load_graves
+    from companion.vision.pieces import PIECE_TYPES, PieceReader, ToRead, grave_of, graves_to_read, shapes
 
     spec = json.loads((folder / "graves.json").read_text())
     reader = (

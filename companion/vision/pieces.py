@@ -25,10 +25,12 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
-from .board import MARKER_MARGIN, Board, marker_centres, on_a_marker
+from .board import MARKER_MARGIN, Board, on_a_marker
 from .edges import percentile_at_least, slope
+from .graves import board_of, grave_at, load_graves
 from .model_sets import enrollment_photos, load_set, save_set
 from .piece_finding import OVERLAP, PieceSpot, find_pieces
+from .piece_silhouettes import Silhouettes, filled_outline
 from .piece_tiling import Tiler
 from .size_field import OTHER_HEIGHT, SizeField, moved
 
@@ -60,10 +62,8 @@ PIECE_WIDTH = 61  # half-res px: wider than any piece is thick (a skull is ~40 h
 BOARD_TILE = 16  # half-res px: the board's level is judged on tile averages this wide (a shadow is ~5) ...
 BOARD_AROUND = 5  # ... the darkest of the 5x5 tiles around (some tile there is bare board) ...
 ABOVE_BOARD = 20  # ... and a piece stands this many grey levels clear of it (the board between pieces does not)
-SILHOUETTE = 96  # px: a named blob's silhouette is laid on a canvas this wide ...
-SILHOUETTE_SIDE = 22  # ... along its long axis, as big as a square this wide ...
-SILHOUETTE_TURNS = (-8, -4, 0, 4, 8)  # ... its long axis found to within these degrees; one fitting no enrolled
-SOLID_FIT = (1, 0.9)  # piece of its type is two: (px near an outline counting as on it, least fit) for a solid
+# a blob fitting no enrolled piece of its type (piece_silhouettes.py) is two:
+SOLID_FIT = (1, 0.9)  # (px near an outline counting as on it, least fit) for a solid
 GAPPED_FIT = (2, 0.85)  # type (single limbs 0.9+, one along another 0.77-0.87), for a type whose gaps open and close
 AGREED_FIT = 0.95  # a solid type's least fit when its enrolled pieces all lie on each other's outlines ...
 AGREEMENT_WEIGHT = 5  # ... lowered by this many times their worst misfit to each other (to SOLID_FIT's least)
@@ -256,124 +256,10 @@ def _gaps_closed(shape: Shape) -> Shape:
     """The blob with its holes filled and every gap in its outline narrower than GAP_CLOSED closed: a rib
     comb's gaps open on one board and close on the next (the light, the threshold), which moves its solidity
     and outline length far from every enrolled comb."""
-    canvas, _ = _filled(shape.contour, pad=GAP_CLOSED)
+    canvas, _ = filled_outline(shape.contour, pad=GAP_CLOSED)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (GAP_CLOSED, GAP_CLOSED))
     closed = cv2.morphologyEx(canvas, cv2.MORPH_CLOSE, kernel)
     return max(shapes_in_mask(closed, min_area=0), key=lambda found: found.area, default=shape)
-
-
-class Silhouettes:
-    """The enrolled pieces' silhouettes, each laid along its long axis at one size, and the views a blob of the
-    type may match: each turned a few degrees either way, end for end and mirrored (limbs come both ways)."""
-
-    def __init__(self, laid: np.ndarray, labels: list[str]):
-        self.laid, self.labels = laid, labels
-        self._views: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # per type: the views packed, and their sizes
-        for kind in set(labels):
-            views = [
-                _turned(flipped, angle)
-                for one, label in zip(laid, labels)
-                if label == kind
-                for flipped in (one, one[:, ::-1], one[::-1, :], one[::-1, ::-1])
-                for angle in SILHOUETTE_TURNS
-            ]
-            self._views[kind] = np.stack([_bits(v) for v in views]), np.array([np.count_nonzero(v) for v in views])
-        self._grown: dict[tuple[str, int], np.ndarray] = {}  # per type and slack: the views grown, packed
-        self._agreement: dict[tuple[str, int], float] = {}  # per type and slack: see agreement
-
-    @classmethod
-    def of(cls, pieces: list[tuple[str, Shape]]) -> Silhouettes:
-        return cls(np.stack([_silhouette(piece.contour) for _, piece in pieces]), [kind for kind, _ in pieces])
-
-    def fit(self, shape: Shape, kind: str, slack: int) -> float:
-        """How well the blob lies on some enrolled piece of the type: 1 less the share of it off that piece's
-        outline (grown by ``slack`` px) and of that piece off its own, at the best view."""
-        return float(1 - self._off(_silhouette(shape.contour), kind, slack).min())
-
-    def _off(self, laid: np.ndarray, kind: str, slack: int) -> np.ndarray:
-        """Per view of the type: the share of ``laid`` off the view's outline grown by ``slack`` px, plus the share
-        of the view off ``laid``'s."""
-        views, sizes = self._views[kind]
-        if (kind, slack) not in self._grown:
-            unpacked = np.unpackbits(views.view(np.uint8), axis=1).reshape(-1, SILHOUETTE, SILHOUETTE).astype(bool)
-            self._grown[kind, slack] = np.stack([_bits(_grown(v, slack)) for v in unpacked])
-        own, own_grown = _bits(laid), _bits(_grown(laid, slack))
-        return _popcount(own & ~self._grown[kind, slack]).sum(axis=1) / max(1, np.count_nonzero(laid)) + _popcount(
-            views & ~own_grown
-        ).sum(axis=1) / sizes.clip(1)
-
-    def agreement(self, kind: str, slack: int) -> float | None:
-        """The worst fit of an enrolled piece of the type to the others' views (its own left out), or None with
-        fewer than two: how alike the type's pieces are."""
-        own = [i for i, label in enumerate(self.labels) if label == kind]
-        if len(own) < 2:
-            return None
-        if (kind, slack) not in self._agreement:
-            per_piece = len(self._views[kind][0]) // len(own)  # views are stacked piece by piece
-            worst = 1.0
-            for n, i in enumerate(own):
-                off = self._off(self.laid[i], kind, slack)
-                off[n * per_piece : (n + 1) * per_piece] = np.inf
-                worst = min(worst, float(1 - off.min()))
-            self._agreement[kind, slack] = worst
-        return self._agreement[kind, slack]
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        return {"silhouettes": np.packbits(self.laid, axis=-1), "silhouette_labels": np.array(self.labels)}
-
-    @classmethod
-    def from_arrays(cls, d: Any) -> Silhouettes | None:
-        if "silhouettes" not in d:
-            return None  # a set saved before silhouettes were kept reads as before
-        laid = np.unpackbits(d["silhouettes"], axis=-1, count=SILHOUETTE).astype(bool)
-        return cls(laid, [str(x) for x in d["silhouette_labels"]])
-
-
-def _silhouette(contour: np.ndarray) -> np.ndarray:
-    """The filled outline turned to lie along its long axis, its centre of mass at the canvas's, scaled to the
-    area of a SILHOUETTE_SIDE square: pieces of one type lie alike there whatever their size, place and turn."""
-    filled, _ = _filled(contour, pad=2)
-    m = cv2.moments(filled, True)
-    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-    axis = 0.5 * np.degrees(np.arctan2(2 * m["mu11"], m["mu20"] - m["mu02"]))
-    turn = cv2.getRotationMatrix2D((cx, cy), axis, SILHOUETTE_SIDE / np.sqrt(m["m00"]))
-    turn[:, 2] += (SILHOUETTE / 2 - cx, SILHOUETTE / 2 - cy)
-    return cv2.warpAffine(filled, turn, (SILHOUETTE, SILHOUETTE), flags=cv2.INTER_LINEAR) > 127
-
-
-def _turned(laid: np.ndarray, angle: float) -> np.ndarray:
-    turn = cv2.getRotationMatrix2D((SILHOUETTE / 2, SILHOUETTE / 2), angle, 1.0)
-    return cv2.warpAffine(laid.astype(np.uint8) * 255, turn, (SILHOUETTE, SILHOUETTE)) > 127
-
-
-def _bits(laid: np.ndarray) -> np.ndarray:
-    """A silhouette packed 64 pixels to a word: comparing hundreds of views a blob is then ~0.2 ms, not 3."""
-    return np.packbits(laid.reshape(-1)).view(np.uint64)
-
-
-def _popcount(words: np.ndarray) -> np.ndarray:
-    """Set bits per 64-bit word: numpy's bitwise_count where it has one (2.0+; Raspberry Pi OS ships 1.24, which
-    counts them here, five times slower)."""
-    if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(words)
-    words = words - ((words >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    words = (words & np.uint64(0x3333333333333333)) + ((words >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    words = (words + (words >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (words * np.uint64(0x0101010101010101)) >> np.uint64(56)
-
-
-def _grown(laid: np.ndarray, slack: int) -> np.ndarray:
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * slack + 1, 2 * slack + 1))
-    return cv2.dilate(laid.astype(np.uint8), kernel) > 0
-
-
-def _filled(contour: np.ndarray, pad: int = 0) -> tuple[np.ndarray, tuple[int, int]]:
-    """The outline filled in on a canvas of its own box, ``pad`` px more all round, and where the canvas's
-    top-left corner lies in the mask the outline came from."""
-    x, y, w, h = cv2.boundingRect(contour)
-    canvas = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
-    cv2.drawContours(canvas, [contour - np.array([x - pad, y - pad], np.int32)], -1, 255, -1)
-    return canvas, (x - pad, y - pad)
 
 
 def _nearest_types(features: np.ndarray, labels: list[str], x: np.ndarray) -> list[tuple[str, float]]:
@@ -498,7 +384,7 @@ class PieceReader:
             Outlines.of(pieces),
             thickness,
             Silhouettes.of(pieces),
-            Tiler.of([(kind, _filled(piece.contour)[0]) for kind, piece in pieces if piece.contour is not None]),
+            Tiler.of([(kind, filled_outline(piece.contour)[0]) for kind, piece in pieces if piece.contour is not None]),
         )
 
     def save(self, name: str) -> Path:
@@ -609,7 +495,7 @@ class PieceReader:
         if shape.contour is None:
             return []
         # on the blob's box first: most blobs lie (nearly) all inside their grave
-        blob, (x, y) = _filled(shape.contour)
+        blob, (x, y) = filled_outline(shape.contour)
         h, w = blob.shape
         blob &= mask[y : y + h, x : x + w]
         inside = _grave_on(blob, grave, (x, y))
@@ -646,7 +532,7 @@ class PieceReader:
             for b in notches[i + 1 :]
             if np.hypot(a[0] - b[0], a[1] - b[1]) <= longest
         )
-        filled, (x, y) = _filled(blob.contour)
+        filled, (x, y) = filled_outline(blob.contour)
         h, w = filled.shape
         inside = filled & mask[y : y + h, x : x + w]
         for _, a, b in cuts:
@@ -789,7 +675,7 @@ class PieceReader:
             return []
         if any(s.channel == OVERLAP and s.heats[OVERLAP] >= SURE_PAIR for s in _spots_in(shape, spots)):
             return []
-        blob, (x, y) = _filled(shape.contour)
+        blob, (x, y) = filled_outline(shape.contour)
         blob &= mask[y : y + blob.shape[0], x : x + blob.shape[1]]  # (its holes: the board seen through it)
         return [(((p.centre[0] + x) / WORK, (p.centre[1] + y) / WORK), p.kind) for p in self.tiler.tile(blob)]
 
@@ -894,7 +780,7 @@ class PieceReader:
                     and (found := self._found_in(shape, spots()) or self._tiled(mask, shape, spots()))
                 ):
                     for centre, found_kind in found:
-                        at = _grave_at(centre, graves)
+                        at = grave_at(centre, graves)
                         (counts[at] if at is not None else outside)[found_kind] += 1
                     continue
                 if kind is None:
@@ -989,12 +875,7 @@ def _off_the_markers(
         point = (flag["center"][0] * scale, flag["center"][1] * scale)
         return on_a_marker(image, point, reach, MARKER_MARGIN)
 
-    return [f for f in flags if _grave_at(tuple(f["center"]), graves) is not None or not on_the_board_print(f)]
-
-
-def _grave_at(point: tuple[float, float], graves: dict[str, np.ndarray]) -> str | None:
-    """The grave a point (full-res px) is in (None: outside every grave)."""
-    return next((name for name, polygon in graves.items() if cv2.pointPolygonTest(polygon, point, False) >= 0), None)
+    return [f for f in flags if grave_at(tuple(f["center"]), graves) is not None or not on_the_board_print(f)]
 
 
 def _flag_places(shape: Shape, graves: dict[str, np.ndarray], own: str | None) -> list[tuple[float, float]]:
@@ -1002,7 +883,7 @@ def _flag_places(shape: Shape, graves: dict[str, np.ndarray], own: str | None) -
     with a speck's worth of it (MIN_BLOB) its part's centre, so that no grave's count is taken without a look."""
     found = [shape.center] if own else []
     if shape.contour is not None:
-        blob, corner = _filled(shape.contour)
+        blob, corner = filled_outline(shape.contour)
         for name, outline in graves.items():
             if name == own:
                 continue
@@ -1023,7 +904,7 @@ def _grave_on(canvas: np.ndarray, grave: np.ndarray, corner: tuple[int, int]) ->
 
 def grave_of(shape: Shape, graves: dict[str, np.ndarray]) -> str | None:
     """The grave the shape's centre is in (None: outside every grave)."""
-    return _grave_at(shape.center, graves)
+    return grave_at(shape.center, graves)
 
 
 def _ranges(values: list[tuple[str, float]]) -> dict[str, tuple[float, float]]:
@@ -1038,7 +919,7 @@ def _ranges(values: list[tuple[str, float]]) -> dict[str, tuple[float, float]]:
 def _shaft_thickness(contour: np.ndarray) -> float:
     """How thick a shape is (work px): twice the median depth of its distance transform's ridge, the line
     along its middle (a bone's shaft, not its knobbly ends, sets it)."""
-    filled, _ = _filled(contour, pad=2)
+    filled, _ = filled_outline(contour, pad=2)
     depth = cv2.distanceTransform(filled, cv2.DIST_L2, 5)
     ridge = (depth >= cv2.dilate(depth, np.ones((3, 3), np.uint8))) & (depth > 1)
     return 2 * float(np.median(depth[ridge])) if ridge.any() else 0.0
@@ -1123,7 +1004,7 @@ def _board_behind(greys: list[np.ndarray]) -> np.ndarray | None:
 def _changed_share(shape: Shape, gray: np.ndarray, behind: np.ndarray) -> float:
     """How much of a blob differs from the board behind it by CHANGED grey levels or more: most of a frame's own
     piece, little of the board's print (the same in every frame)."""
-    blob, (x, y) = _filled(shape.contour)  # (the blob's own box, within the photo)
+    blob, (x, y) = filled_outline(shape.contour)  # (the blob's own box, within the photo)
     region = (slice(y, y + blob.shape[0]), slice(x, x + blob.shape[1]))
     changed = cv2.absdiff(gray[region], behind[region]) >= CHANGED
     return float(changed[blob > 0].mean())
@@ -1166,11 +1047,6 @@ class ToRead(NamedTuple):
     board_edge: bool = False
 
 
-def board_of(data: Any) -> Board | None:
-    """GRAVES.json's board map, when it is in board form (see board.py); None for graves in photo pixels."""
-    return Board.from_json(data["board"]) if isinstance(data, dict) and set(data) == {"board", "graves"} else None
-
-
 def graves_to_read(data: Any, image: np.ndarray) -> ToRead:
     """The image the pieces are read in, its graves and its scale (px per px of the graves): the photo itself with
     GRAVES.json's graves in photo pixels (1), or (GRAVES.json in board form, see board.py) the board warped flat
@@ -1191,48 +1067,3 @@ def graves_reading(reader: PieceReader, data: Any) -> Callable[[np.ndarray], tup
         return reader.read(*seen), seen.image, seen.scale
 
     return read
-
-
-def load_graves(data: Any, image: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    """GRAVES.json: each grave a polygon [[x, y], ...] in image pixels, or {"aruco": [ids]} (marker centres)."""
-    if not isinstance(data, dict) or not data:
-        raise BadInput('GRAVES.json maps each grave\'s name to a polygon [[x, y], ...] or {"aruco": [ids]}')
-    markers: dict[int, np.ndarray] | None = None
-    graves = {}
-    for name, spec in data.items():
-        if isinstance(spec, dict) and "aruco" in spec:
-            if markers is None:
-                markers = marker_centres(image)
-            ids = spec["aruco"]
-            missing = [i for i in ids if i not in markers] if isinstance(ids, list) else ids
-            if not isinstance(ids, list) or len(ids) < 3 or missing:
-                raise BadInput(
-                    f"grave {name!r}: ArUco markers {missing} not seen in the photo"
-                    if isinstance(ids, list)
-                    else f"grave {name!r}: aruco must be a list of marker ids"
-                )
-            points = np.array([markers[i] for i in ids], np.float32)
-            graves[name] = cv2.convexHull(points).reshape(-1, 2)
-            continue
-        if not (
-            isinstance(spec, list)
-            and len(spec) >= 3
-            and all(
-                isinstance(p, list)
-                and len(p) == 2
-                and all(isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) for v in p)
-                for p in spec
-            )
-        ):
-            raise BadInput(f"grave {name!r}: a polygon is a list of at least 3 [x, y] points")
-        graves[name] = np.array(spec, np.float32)
-        if abs(cv2.contourArea(graves[name])) < 1.0:
-            raise BadInput(f"grave {name!r}: its points enclose no area (all on one line?)")
-    if image is not None:
-        h, w = image.shape[:2]
-        frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-        for name, polygon in graves.items():
-            # a grave the photo does not show would always read empty: a map for another camera or photo size
-            if cv2.intersectConvexConvex(cv2.convexHull(polygon), frame)[0] <= 0:
-                raise BadInput(f"grave {name!r} lies outside the {w}x{h} photo: a map made for another camera?")
-    return graves

@@ -96,7 +96,8 @@ def clear():
 def learn():
     """Learn the set from the photos taken (warped flat first where the graves are a board map), save it, and read
     the graves with it from now on."""
-    from ..vision.pieces import PIECE_TYPES, PieceReader, board_of, graves_reading
+    from ..vision.graves import board_of
+    from ..vision.pieces import PIECE_TYPES, PieceReader, graves_reading
 
     json_body()  # a change like any other: JSON in, JSON out
     referee = current_app.extensions["referee"]

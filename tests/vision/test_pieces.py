@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from companion.errors import BadInput
-from companion.vision.pieces import PieceReader, load_graves
+from companion.vision.graves import load_graves
+from companion.vision.pieces import PieceReader
 
 DEV = Path(__file__).resolve().parents[2] / "bench" / "data" / "pieces" / "dev"
 
@@ -413,7 +414,8 @@ def test_a_piece_over_a_pelvis_their_union_shaped_like_it_is_flagged(reader, gra
 def test_a_types_least_fit_is_as_strict_as_its_enrolled_pieces_agree(reader, monkeypatch):
     """Pelvises (one outline, many designs of art) agree exactly: the strict bar. A type enrolled from pieces
     outlined unlike each other (here a pelvis, a skull and a leg enrolled as one type) keeps the loose one."""
-    from companion.vision.pieces import AGREED_FIT, SOLID_FIT, Silhouettes
+    from companion.vision.piece_silhouettes import Silhouettes
+    from companion.vision.pieces import AGREED_FIT, SOLID_FIT
 
     assert reader.silhouettes.agreement("pelvis", 1) == 1.0
     assert reader._solid_fit("pelvis") == (1, AGREED_FIT)
@@ -445,9 +447,9 @@ def test_a_pieces_silhouette_fits_its_type_however_it_lies(reader):
 
 @pytest.mark.slow
 def test_a_set_saved_before_silhouettes_were_kept_reads_as_before(reader, graves, monkeypatch):
-    from companion.vision import pieces
+    from companion.vision import piece_silhouettes
 
-    monkeypatch.setattr(pieces.Silhouettes, "arrays", lambda self: {})
+    monkeypatch.setattr(piece_silhouettes.Silhouettes, "arrays", lambda self: {})
     reader.save("before-silhouettes")
     old = PieceReader.load("before-silhouettes")
     assert old.silhouettes is None and PieceReader.load("dev").silhouettes is not None

@@ -9,7 +9,8 @@ import pytest
 
 from companion.errors import BadInput
 from companion.vision.board import Board
-from companion.vision.pieces import PIECE_TYPES, PieceReader, graves_to_read, load_graves
+from companion.vision.graves import load_graves
+from companion.vision.pieces import PIECE_TYPES, PieceReader, graves_to_read
 
 PIECES = Path(__file__).resolve().parents[2] / "bench" / "data" / "pieces"
 DEV, PRINTED, WHITE, NIGHT, TILTED = (
