@@ -27,13 +27,39 @@ import numpy as np  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "pieces"
 SETS = ("dev", "heldout", "tilted", "touching", "printed", "printed-white", "printed-night")
+# one fixed camera's whole enrollment frames of a tilted set's first board (no board map: `pieces enroll DIR`), as the
+# rules' command takes them; drawn into build/bench-sets/ when first asked (the Makefile's photo-sets seeds and art)
+ONE_CAMERA = {
+    "tilted": dict(seed=900),
+    "printed": dict(seed=1300, printed="cream", glare=True),
+    "printed-white": dict(seed=1500, printed="white", glare=True),
+}
+DRAWN = Path(__file__).resolve().parents[1] / "build" / "bench-sets" / "pieces-one-camera"
 
 
-def evaluate(folder: Path, flat: bool = True, frames: bool = False, finder: bool = True) -> dict:
+def one_camera_frames(name: str) -> Path:
+    """The set's one-camera enrollment frames (DIR/<type>/NN.jpg), drawn when first asked."""
+    from bench.render.pieces_scene import FRAMES_PER_TYPE, TYPES, one_camera_frame
+
+    folder = DRAWN / name
+    if not (folder / TYPES[-1] / f"{FRAMES_PER_TYPE - 1:02d}.jpg").is_file():
+        spec = ONE_CAMERA[name]
+        for kind in TYPES:
+            (folder / kind).mkdir(parents=True, exist_ok=True)
+            for k in range(FRAMES_PER_TYPE):
+                frame = one_camera_frame(spec["seed"], kind, k, spec.get("printed"), spec.get("glare", False))
+                cv2.imwrite(str(folder / kind / f"{k:02d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return folder
+
+
+def evaluate(
+    folder: Path, flat: bool = True, frames: bool = False, finder: bool = True, enroll: Path | None = None
+) -> dict:
     """``flat``: a set whose graves.json is in board form is read on the board warped flat (its markers); else each
     photo is read as it is, with its graves in that photo's pixels (the truth's ``graves_in_photo``). ``frames``:
     enrolled from the table camera's whole frames (enroll-frames/, each warped flat) instead of cut-out photos.
-    ``finder``: False, the outlines alone (blobs they cannot read are not shown to the piece finder)."""
+    ``finder``: False, the outlines alone (blobs they cannot read are not shown to the piece finder). ``enroll``:
+    enrolled from this folder as it is (no board map), not the set's enroll/."""
     from companion.vision.board import Board
     from companion.vision.graves import load_graves
     from companion.vision.pieces import PIECE_TYPES, PieceReader, ToRead, grave_of, graves_to_read, shapes
@@ -42,7 +68,7 @@ def evaluate(folder: Path, flat: bool = True, frames: bool = False, finder: bool
     reader = (
         PieceReader.enroll(folder / "enroll-frames", Board.from_json(spec["board"]))
         if frames
-        else PieceReader.enroll(folder / "enroll")
+        else PieceReader.enroll(enroll or folder / "enroll")
     )
     areas = {t: [] for t in PIECE_TYPES}
     for label, row in zip(reader.labels, reader.features):
@@ -168,6 +194,16 @@ def main() -> None:
                 f"{'':8s} enrolled from the tilted camera's whole frames ({len(list((folder / 'enroll-frames').glob('*/*.jpg')))}, "
                 f"warped flat): right {f['right']:.1%}, flagged {f['flagged']:.1%}, wrong {f['wrong']:.1%}; "
                 f"flags at no piece {f['stray_flags']:.2f} a photo"
+            )
+        if name in ONE_CAMERA:
+            try:
+                c = evaluate(folder, flat=False, enroll=one_camera_frames(name))
+            except BadInput as refused:
+                print(f"{'':8s} not enrolled from one fixed camera's whole frames: {refused}")
+                continue
+            print(
+                f"{'':8s} enrolled from one fixed camera's whole frames (no board map), read as taken: right "
+                f"{c['right']:.1%}, flagged {c['flagged']:.1%}, wrong {c['wrong']:.1%}; {c['ms']:.1f} ms"
             )
 
 

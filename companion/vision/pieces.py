@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from ..errors import BadInput
-from .board import MARKER_MARGIN, Board, on_a_marker
+from .board import MARKER_MARGIN, Board, markers_seen, on_a_marker, paint_marker_over
 from .edges import percentile_at_least, slope
 from .graves import board_of, grave_at, load_graves
 from .model_sets import enrollment_photos, load_set, save_set
@@ -345,7 +345,9 @@ class PieceReader:
             light = _lighter_in_frames(greys)
         else:
             light = _lighter_than_board(photos[0][2]) if behind is None else _lighter_than_behind(greys, behind)
-        for (kind, path, _), gray in zip(photos, greys):
+        for (kind, path, image), gray in zip(photos, greys):
+            if behind is not None:  # a whole frame: its board's markers are no piece, however the light moved on them
+                gray = _markers_painted_over(gray, image)
             mask = _mask_of(gray, light)
             # (on a whole frame warped flat, what touches its edge is the board's margin, not a piece)
             found = sorted(_pieces_seen(gray, mask, inside=board is not None), key=lambda s: -s.area)
@@ -967,6 +969,10 @@ def _variants(mask: np.ndarray, piece: Shape) -> list[Shape]:
     """The enrolled piece as the reader may see it on a board: its outline a pixel fatter or
     thinner (light and focus move the threshold), and up to 10 % nearer or farther."""
     out = [piece]
+    if piece.contour is not None:  # the piece alone: a whole frame's mask holds the board's markers and edges too
+        own = np.zeros_like(mask)
+        cv2.drawContours(own, [piece.contour], -1, 255, -1)
+        mask = own & mask  # (its holes kept)
     kernel = np.ones((3, 3), np.uint8)
     for changed in (
         cv2.dilate(mask, kernel),
@@ -990,6 +996,15 @@ def _lighter_than_board(image: np.ndarray, scale: float = 1.0) -> bool:
         return float(areas.max()) / max(1.0, float(areas.sum())) * float(areas.max())
 
     return solidity(True) >= solidity(False)
+
+
+def _markers_painted_over(gray: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """A working-scale grey frame with the photo's ArUco markers and their white margins painted in the board's tone
+    round them (a piece laid by a marker would join its margin)."""
+    painted = gray.copy()
+    for corners in markers_seen(image).values():
+        paint_marker_over(painted, corners * WORK)
+    return painted
 
 
 def _board_behind(greys: list[np.ndarray]) -> np.ndarray | None:

@@ -236,3 +236,34 @@ def test_an_enrollment_photo_of_bare_board_is_still_no_piece_found(tmp_path):
     bare = np.full((420, 420, 3), (48, 58, 44), np.uint8)
     with pytest.raises(BadInput, match="ribs/00.jpg: no piece found in the photo"):
         PieceReader.enroll(one_photo_a_type(NIGHT, tmp_path, ribs=bare))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", ["cream", "plain"])
+def test_one_fixed_cameras_whole_frames_enroll_without_a_board_map(tmp_path, style):
+    """`pieces enroll DIR` on the table camera's whole frames, one piece on the board each, no board map: the board's
+    markers (their margins catch the light differently frame to frame) are no piece, and a piece's variants are its
+    own (not the frame's largest blob: the board's margin or a marker). The first board, under that camera, read as
+    taken: the cream set's every grave right (before: 1 of its 32 graves read right); the plain set enrolled (before:
+    refused, "expected one piece in the photo, found 2"), its graves right or flagged, never silently wrong."""
+    from bench.render.pieces_scene import FRAMES_PER_TYPE, TYPES, one_camera_frame, write_set
+
+    printed = None if style == "plain" else style
+    seed = 1300 if printed else 19000
+    if printed:
+        board, truth_of = PRINTED / f"board-{seed:05d}.jpg", PRINTED / f"board-{seed:05d}.json"
+    else:  # a fresh board of the plain cut-outs, under the same camera as its frames
+        write_set(tmp_path / "set", 1, seed, 0, tilt=True)
+        board, truth_of = tmp_path / "set" / f"board-{seed:05d}.jpg", tmp_path / "set" / f"board-{seed:05d}.json"
+    for kind in TYPES:
+        (tmp_path / "frames" / kind).mkdir(parents=True)
+        for k in range(FRAMES_PER_TYPE):
+            frame = one_camera_frame(seed, kind, k, printed, glare=bool(printed))
+            cv2.imwrite(str(tmp_path / "frames" / kind / f"{k:02d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    reader = PieceReader.enroll(tmp_path / "frames")
+    truth, image = json.loads(truth_of.read_text()), cv2.imread(str(board))
+    graves = load_graves(truth["graves_in_photo"], image)
+    reading = reader.read(image, graves)
+    right = [name for name, counts in truth["graves"].items() if reading["graves"][name] == counts]
+    assert all(name in right or flags_in(reading, graves[name]) for name in graves)
+    assert len(right) == (4 if printed else 3)
