@@ -32,7 +32,7 @@ from .model_sets import enrollment_photos, load_set, save_set
 from .piece_finding import OVERLAP, PieceSpot, find_pieces
 from .piece_silhouettes import Silhouettes, filled_outline
 from .piece_tiling import Tiler
-from .size_field import OTHER_HEIGHT, SizeField, moved
+from .size_field import MIN_LEVEL, OTHER_HEIGHT, SizeField, moved
 
 Spots = Callable[[], list[PieceSpot]]  # the finder's pieces in a board, found when first asked for
 
@@ -753,11 +753,27 @@ class PieceReader:
         labels = np.asarray(self.labels)
         return {kind: float(np.median(logs[labels == kind])) for kind in set(self.labels)}
 
+    def _by_shape_alone(self, blob: Shape, outlined: list[tuple[str, Shape]]) -> list[tuple[str, Shape]]:
+        """A blob the outlines name nothing in, named by every measure but its area when that is clear and a type
+        its shape tells (SIZED_BY_SHAPE): with a camera raised or lowered since enrollment every piece is smaller
+        or bigger than any enrolled, and a photo's level is measured on these instead."""
+        if outlined or blob.at_border:
+            return []
+        kind = self._shape_says(blob)
+        return [(kind, blob)] if kind in SIZED_BY_SHAPE else []
+
+    def _shape_says(self, shape: Shape) -> str | None:
+        """The type the shape's measures but its area say, when they say it clearly (MAX_MATCH, MIN_RATIO)."""
+        x = ((shape.features - self.mean) / self.scale)[1:]
+        (kind, d1), (_, d2) = _nearest_types(self.features[:, 1:], self.labels, x)[:2]
+        return kind if d1 <= MAX_MATCH and d2 >= MIN_RATIO * d1 else None
+
     def _read_as(
         self, image: np.ndarray, graves: dict[str, np.ndarray], scale: float, board_edge: bool, finder: bool
     ) -> tuple[dict[str, Any], list[tuple[str, Shape]]]:
         """``read`` of the image as it is, and the pieces named whose type their shape tells (SIZED_BY_SHAPE)."""
         sure: list[tuple[str, Shape]] = []
+        by_shape: list[tuple[str, Shape]] = []
         counts = {name: {t: 0 for t in PIECE_TYPES} for name in graves}
         outside = {t: 0 for t in PIECE_TYPES}
         unreadable = []
@@ -769,6 +785,7 @@ class PieceReader:
                 continue  # light on the board, not a piece
             pieces, outlined = self._pieces_in(gray, mask, blob, graves, spots)
             sure += [(kind, shape) for kind, shape in outlined if kind in SIZED_BY_SHAPE]
+            by_shape += self._by_shape_alone(blob, outlined)
             for shape, grave, kind, why in pieces:
                 if kind in LIMBS and spots and (other := _limb_in_doubt(shape, kind, spots())):
                     kind, why = None, f"{kind} or {other}: its outline and the piece finder disagree"
@@ -791,7 +808,8 @@ class PieceReader:
                     continue
                 (counts[grave] if grave is not None else outside)[kind] += 1
         reading = {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable}
-        return reading, sure
+        # too few to measure a level by (a camera raised or lowered since enrollment): those the shape alone names too
+        return reading, sure if len(sure) >= MIN_LEVEL else sure + by_shape
 
 
 def _one_found(found: list[tuple[tuple[float, float], str]]) -> str | None:

@@ -267,3 +267,18 @@ def test_one_fixed_cameras_whole_frames_enroll_without_a_board_map(tmp_path, sty
     right = [name for name, counts in truth["graves"].items() if reading["graves"][name] == counts]
     assert all(name in right or flags_in(reading, graves[name]) for name in graves)
     assert len(right) == (4 if printed else 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("height", [0.7, 0.8])
+def test_a_camera_raised_since_enrollment_still_reads_the_board(height):
+    """The camera moved away since the pieces were taught: every piece is smaller than any enrolled, none is named
+    by its size and shape, so a photo's level could not be measured and every grave was flagged. The pieces whose
+    shape alone names them (skull, ribs, pelvis) now measure it, and the photo is evened to the enrolled size."""
+    reader = PieceReader.enroll(TILTED / "enroll")
+    for board in ("board-00900", "board-00903"):
+        truth = json.loads((TILTED / f"{board}.json").read_text())
+        photo = cv2.imread(str(TILTED / f"{board}.jpg"))
+        farther = cv2.resize(photo, None, fx=height, fy=height, interpolation=cv2.INTER_AREA)
+        graves = load_graves({g: [[x * height, y * height] for x, y in q] for g, q in truth["graves_in_photo"].items()})
+        assert reader.read(farther, graves)["graves"] == truth["graves"]
