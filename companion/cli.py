@@ -295,13 +295,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=dice_read)
     pieces = sub.add_parser("pieces", help="Sepulchre skeleton pieces: enroll a set, read the graves")
     psub = pieces.add_subparsers(dest="command", required=True)
-    p = psub.add_parser("enroll", help="learn the pieces from DIR/<type>/*.jpg (skull, ribs, pelvis, arm, leg)")
+    p = psub.add_parser(
+        "enroll",
+        help="learn the pieces from DIR/<type>/*.jpg (skull, ribs, pelvis, arm, leg): photos cut round the piece, or "
+        "the table camera's whole frames, one piece on the board each",
+    )
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--set", required=True)
     p.add_argument(
         "--graves",
         metavar="GRAVES.json",
-        help="a board map: the photos are the table camera's whole frames, one piece on the board",
+        help="a board map: the whole frames are warped flat by its markers (a tilted camera reads as a straight one)",
     )
     p.set_defaults(run=pieces_enroll)
     p = psub.add_parser("read", help="count the pieces in each grave of a photo")
