@@ -109,7 +109,10 @@ class Board:
         for i in missing:
             x, y = (guess @ np.array([*self.markers[i], 1.0])).astype(int)
             x0, y0 = max(0, x - reach), max(0, y - reach)
-            near = markers_seen(image[y0 : y + reach, x0 : x + reach], shrink=1)
+            window = image[y0 : y + reach, x0 : x + reach]
+            near = markers_seen(window, shrink=1)
+            if i not in near:  # a marker some 25 px across (a low-resolution camera): looked at twice as big
+                near = _halved(markers_seen(cv2.resize(window, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)))
             if i not in near:
                 return markers_seen(image, shrink=1)
             found[i] = near[i] + np.array([x0, y0], np.float32)
@@ -135,6 +138,11 @@ class Board:
         for outline in corners.values():
             paint_marker_over(flat, cv2.perspectiveTransform(outline[None].astype(np.float64), matrix)[0])
         return flat
+
+
+def _halved(seen: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """Markers' corners found in a photo grown twice as big, in the photo's own px (pixel centres kept)."""
+    return {i: (corners + 0.5) / 2 - 0.5 for i, corners in seen.items()}
 
 
 def paint_marker_over(image: np.ndarray, square: np.ndarray) -> None:
