@@ -52,7 +52,7 @@ def test_a_low_resolution_cameras_small_marker_is_found(reader):
     truth = json.loads((TILTED / "board-00904.json").read_text())
     photo = cv2.imread(str(TILTED / "board-00904.jpg"))
     small = cv2.resize(photo, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    assert 3 not in marker_centres(small)  # (what the search at the photo's size finds)
+    # (OpenCV 5.1 misses marker 3 at the photo's size; the Pi's 4.10 finds it)
     assert reader.read(*graves_to_read(spec, small))["graves"] == truth["graves"]
 
 
