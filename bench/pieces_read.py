@@ -39,16 +39,12 @@ DRAWN = Path(__file__).resolve().parents[1] / "build" / "bench-sets" / "pieces-o
 
 def one_camera_frames(name: str) -> Path:
     """The set's one-camera enrollment frames (DIR/<type>/NN.jpg), drawn when first asked."""
-    from bench.render.pieces_scene import FRAMES_PER_TYPE, TYPES, one_camera_frame
+    from bench.render.pieces_scene import FRAMES_PER_TYPE, TYPES, write_one_camera_frames
 
     folder = DRAWN / name
     if not (folder / TYPES[-1] / f"{FRAMES_PER_TYPE - 1:02d}.jpg").is_file():
         spec = ONE_CAMERA[name]
-        for kind in TYPES:
-            (folder / kind).mkdir(parents=True, exist_ok=True)
-            for k in range(FRAMES_PER_TYPE):
-                frame = one_camera_frame(spec["seed"], kind, k, spec.get("printed"), spec.get("glare", False))
-                cv2.imwrite(str(folder / kind / f"{k:02d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        write_one_camera_frames(folder, spec["seed"], spec.get("printed"), spec.get("glare", False))
     return folder
 
 

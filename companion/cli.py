@@ -147,8 +147,8 @@ def dice_enroll(args: argparse.Namespace) -> None:
             f"{'; '.join(reader.left_out)}",
             file=sys.stderr,
         )
-    if reader.size_warning():
-        print(f"warning: {reader.size_warning()}", file=sys.stderr)
+    if warning := reader.size_warning():
+        print(f"warning: {warning}", file=sys.stderr)
     few = [face for face, n in reader.photos_learned().items() if n < 2]
     if few:
         # a face known from one photo is the first to be misread (its one picture's light, its one angle)

@@ -445,6 +445,16 @@ def one_camera_frame(board_seed: int, kind: str, k: int, printed: str | None = N
     return tilted(frame, board_seed)[0]
 
 
+def write_one_camera_frames(out: Path, board_seed: int, printed: str | None = None, glare: bool = False) -> Path:
+    """``out/<type>/NN.jpg``: FRAMES_PER_TYPE of ``one_camera_frame`` a type, as `pieces enroll DIR` takes them."""
+    for kind in TYPES:
+        (out / kind).mkdir(parents=True, exist_ok=True)
+        for k in range(FRAMES_PER_TYPE):
+            frame = one_camera_frame(board_seed, kind, k, printed, glare)
+            cv2.imwrite(str(out / kind / f"{k:02d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return out
+
+
 def write_set(
     out: Path,
     photos: int,
@@ -488,12 +498,8 @@ def write_set(
                 seed, pieces=where == "grave", overlaps=0, outside=where == "outside", markers=True, kind=kind, **look
             )
             cv2.imwrite(str(folder / f"{k:02d}.jpg"), tilted(frame, seed)[0], [cv2.IMWRITE_JPEG_QUALITY, 80])
-    for kind in TYPES if tilt and enroll_per_type and one_camera else ():
-        folder = out / "enroll-one-camera" / kind
-        folder.mkdir(parents=True, exist_ok=True)
-        for k in range(FRAMES_PER_TYPE):
-            frame = one_camera_frame(first_seed, kind, k, printed, glare)
-            cv2.imwrite(str(folder / f"{k:02d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    if tilt and enroll_per_type and one_camera:
+        write_one_camera_frames(out / "enroll-one-camera", first_seed, printed, glare)
     for kind in TYPES if enroll_per_type else ():
         folder = out / "enroll" / kind
         folder.mkdir(parents=True, exist_ok=True)

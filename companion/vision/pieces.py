@@ -753,14 +753,12 @@ class PieceReader:
         labels = np.asarray(self.labels)
         return {kind: float(np.median(logs[labels == kind])) for kind in set(self.labels)}
 
-    def _by_shape_alone(self, blob: Shape, outlined: list[tuple[str, Shape]]) -> list[tuple[str, Shape]]:
-        """A blob the outlines name nothing in, named by every measure but its area when that is clear and a type
-        its shape tells (SIZED_BY_SHAPE): with a camera raised or lowered since enrollment every piece is smaller
-        or bigger than any enrolled, and a photo's level is measured on these instead."""
-        if outlined or blob.at_border:
-            return []
-        kind = self._shape_says(blob)
-        return [(kind, blob)] if kind in SIZED_BY_SHAPE else []
+    def _by_shape_alone(self, blobs: list[Shape]) -> list[tuple[str, Shape]]:
+        """Blobs the outlines name nothing in, each named by every measure but its area where that is clear and a
+        type its shape tells (SIZED_BY_SHAPE): with a camera raised or lowered since enrollment every piece is
+        smaller or bigger than any enrolled, and a photo's level is measured on these instead."""
+        named = [(self._shape_says(blob), blob) for blob in blobs]
+        return [(kind, blob) for kind, blob in named if kind in SIZED_BY_SHAPE]
 
     def _shape_says(self, shape: Shape) -> str | None:
         """The type the shape's measures but its area say, when they say it clearly (MAX_MATCH, MIN_RATIO)."""
@@ -773,7 +771,7 @@ class PieceReader:
     ) -> tuple[dict[str, Any], list[tuple[str, Shape]]]:
         """``read`` of the image as it is, and the pieces named whose type their shape tells (SIZED_BY_SHAPE)."""
         sure: list[tuple[str, Shape]] = []
-        by_shape: list[tuple[str, Shape]] = []
+        unnamed: list[Shape] = []  # whole blobs the outlines name nothing in
         counts = {name: {t: 0 for t in PIECE_TYPES} for name in graves}
         outside = {t: 0 for t in PIECE_TYPES}
         unreadable = []
@@ -785,7 +783,8 @@ class PieceReader:
                 continue  # light on the board, not a piece
             pieces, outlined = self._pieces_in(gray, mask, blob, graves, spots)
             sure += [(kind, shape) for kind, shape in outlined if kind in SIZED_BY_SHAPE]
-            by_shape += self._by_shape_alone(blob, outlined)
+            if not outlined and not blob.at_border:
+                unnamed.append(blob)
             for shape, grave, kind, why in pieces:
                 if kind in LIMBS and spots and (other := _limb_in_doubt(shape, kind, spots())):
                     kind, why = None, f"{kind} or {other}: its outline and the piece finder disagree"
@@ -809,7 +808,7 @@ class PieceReader:
                 (counts[grave] if grave is not None else outside)[kind] += 1
         reading = {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable}
         # too few to measure a level by (a camera raised or lowered since enrollment): those the shape alone names too
-        return reading, sure if len(sure) >= MIN_LEVEL else sure + by_shape
+        return reading, sure if len(sure) >= MIN_LEVEL else sure + self._by_shape_alone(unnamed)
 
 
 def _one_found(found: list[tuple[tuple[float, float], str]]) -> str | None:

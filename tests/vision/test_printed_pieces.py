@@ -187,14 +187,9 @@ def test_whole_frames_of_one_fixed_camera_enroll_without_a_board_map(tmp_path):
     """The rules' enrollment photos, "one piece on the board", as a fixed table camera takes them (tilted, the board's
     markers and printed graves in every frame) and no board map: each frame's piece is the blob the other frames do
     not have there (their median is the bare board); the markers and the print were "four pieces" before."""
-    from bench.render.pieces_scene import TYPES, one_camera_frame
+    from bench.render.pieces_scene import TYPES, write_one_camera_frames
 
-    for kind in TYPES:
-        (tmp_path / kind).mkdir()
-        for k in range(3):
-            frame = one_camera_frame(22000, kind, k, "cream", glare=True)
-            cv2.imwrite(str(tmp_path / kind / f"{k:02d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    reader = PieceReader.enroll(tmp_path)
+    reader = PieceReader.enroll(write_one_camera_frames(tmp_path, 22000, "cream", glare=True))
     assert reader.photos == 15 and sorted(set(reader.labels)) == sorted(TYPES)
 
 
@@ -246,7 +241,7 @@ def test_one_fixed_cameras_whole_frames_enroll_without_a_board_map(tmp_path, sty
     own (not the frame's largest blob: the board's margin or a marker). The first board, under that camera, read as
     taken: the cream set's every grave right (before: 1 of its 32 graves read right); the plain set enrolled (before:
     refused, "expected one piece in the photo, found 2"), its graves right or flagged, never silently wrong."""
-    from bench.render.pieces_scene import FRAMES_PER_TYPE, TYPES, one_camera_frame, write_set
+    from bench.render.pieces_scene import write_one_camera_frames, write_set
 
     printed = None if style == "plain" else style
     seed = 1300 if printed else 19000
@@ -255,12 +250,7 @@ def test_one_fixed_cameras_whole_frames_enroll_without_a_board_map(tmp_path, sty
     else:  # a fresh board of the plain cut-outs, under the same camera as its frames
         write_set(tmp_path / "set", 1, seed, 0, tilt=True)
         board, truth_of = tmp_path / "set" / f"board-{seed:05d}.jpg", tmp_path / "set" / f"board-{seed:05d}.json"
-    for kind in TYPES:
-        (tmp_path / "frames" / kind).mkdir(parents=True)
-        for k in range(FRAMES_PER_TYPE):
-            frame = one_camera_frame(seed, kind, k, printed, glare=bool(printed))
-            cv2.imwrite(str(tmp_path / "frames" / kind / f"{k:02d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    reader = PieceReader.enroll(tmp_path / "frames")
+    reader = PieceReader.enroll(write_one_camera_frames(tmp_path / "frames", seed, printed, glare=bool(printed)))
     truth, image = json.loads(truth_of.read_text()), cv2.imread(str(board))
     graves = load_graves(truth["graves_in_photo"], image)
     reading = reader.read(image, graves)
