@@ -235,10 +235,12 @@ def mat_outline(image: np.ndarray) -> MatOutline | None:
     width = float(np.linalg.norm(edge[1] - edge[0]))
     left_seen, top_seen, right_seen, bottom_seen = found
 
-    def give(seen_there: bool) -> float:
-        return 0.0 if len(seen) == 4 else (MAT_GIVE_SEEN if seen_there else MAT_GIVE) * width
+    def give(seen_there: bool, ends: tuple[int, int]) -> float:
+        # a side between two markers seen lies where they put it (a line maps to a line): only its offset is scaled
+        held = seen_there or all(i in seen for i in ends)
+        return 0.0 if len(seen) == 4 else (MAT_GIVE_SEEN if held else MAT_GIVE) * width
 
-    gives = (give(top_seen), give(right_seen), give(bottom_seen), give(left_seen))
+    gives = (give(top_seen, (0, 1)), give(right_seen, (1, 2)), give(bottom_seen, (2, 3)), give(left_seen, (3, 0)))
     return MatOutline(edge.astype(np.float32), list(seen.values()), gives)
 
 

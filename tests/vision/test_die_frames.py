@@ -130,6 +130,29 @@ def test_with_a_marker_hidden_a_side_whose_edge_is_seen_gives_little():
     assert seen.holds(right + [0.005 * width, 0]) and not seen.holds(right + [0.03 * width, 0])
 
 
+def test_with_a_marker_hidden_a_side_between_two_markers_seen_gives_little():
+    """Our printed mat on a busy cloth as light as the paper: no side's edge is seen. A side between two markers seen
+    lies where they put it (a line maps to a line), so a squiggle past it is off the mat; the two sides through the
+    hidden marker give MAT_GIVE of the mat's width."""
+    import companion.vision.board as board
+
+    photo, H = Rig(71700, table="contours", printed=True).photo([], 5)
+    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    _cover_marker(gray, 0, 255)  # the top left one, under a die
+    seen = board.SeenMat(gray)
+    mat = seen.outline
+    width = float(np.linalg.norm(mat.edge[1] - mat.edge[0]))
+    top, right, bottom, left = (g / width for g in mat.gives)
+    assert len(mat.markers) == 3 and (right, bottom) == pytest.approx((board.MAT_GIVE_SEEN,) * 2)
+    assert top == pytest.approx(board.MAT_GIVE) and left == pytest.approx(board.MAT_GIVE)
+    corners = _true_edge(H)
+    for a, b in ((1, 2), (2, 3)):  # the middles of the right and bottom sides, and a squiggle 3 % of the width past
+        middle = corners[[a, b]].mean(axis=0)
+        outward = middle - corners.mean(axis=0)
+        outward /= np.linalg.norm(outward)
+        assert seen.holds(middle) and not seen.holds(middle + 0.03 * width * outward)
+
+
 def test_on_a_table_of_the_mats_own_tone_the_printed_edge_is_kept():
     """Our paper mat on a table as white as it (make_mat.py's print, square on): no edge to see but its printed
     border line and words, which are no edge either; the edge is where it is printed."""
