@@ -132,7 +132,7 @@ def _mask_of(gray: np.ndarray, light: bool, line: int = LINE) -> np.ndarray:
     ).astype(np.int16)
     grey = gray.astype(np.int16)  # signed: darker than the board is below 0
     mask[((grey - board) if light else (board - grey)) <= ABOVE_BOARD] = 0
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
     # fill small holes (eye sockets, pattern) but keep the shape's own openings
     _fill_small_holes(mask, SMALL_HOLE)
     # grave outlines and board print are thin lines: an opening removes them, pieces stay
@@ -193,7 +193,7 @@ def _has_a_cut_edge(gray: np.ndarray, contour: np.ndarray) -> bool:
 def _pieces_seen(gray: np.ndarray, mask: np.ndarray, inside: bool = True) -> list[Shape]:
     """The blobs of a working-scale grey photo's mask cut out all round (a piece, as enrollment wants one);
     ``inside``: clear of the photo's edge only."""
-    return [s for s in shapes_in_mask(mask) if _cut_all_round(gray, s.contour) and not (inside and s.at_border)]
+    return [s for s in shapes_in_mask(mask) if _cut_all_round(gray, s.outline) and not (inside and s.at_border)]
 
 
 def _opened(mask: np.ndarray, line: int = LINE) -> np.ndarray:
@@ -215,6 +215,13 @@ class Shape:
     area: float
     at_border: bool = False  # touches the photo's edge: part of it may be out of view
     contour: np.ndarray | None = None  # its outline in the work mask (half resolution)
+
+    @property
+    def outline(self) -> np.ndarray:
+        """Its contour: every shape found in a photo has one (a hand-made one, a test's, may not)."""
+        if self.contour is None:
+            raise ValueError("a shape made without its outline")
+        return self.contour
 
 
 @dataclass
@@ -256,7 +263,7 @@ def _gaps_closed(shape: Shape) -> Shape:
     """The blob with its holes filled and every gap in its outline narrower than GAP_CLOSED closed: a rib
     comb's gaps open on one board and close on the next (the light, the threshold), which moves its solidity
     and outline length far from every enrolled comb."""
-    canvas, _ = filled_outline(shape.contour, pad=GAP_CLOSED)
+    canvas, _ = filled_outline(shape.outline, pad=GAP_CLOSED)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (GAP_CLOSED, GAP_CLOSED))
     closed = cv2.morphologyEx(canvas, cv2.MORPH_CLOSE, kernel)
     return max(shapes_in_mask(closed, min_area=0), key=lambda found: found.area, default=shape)
@@ -337,7 +344,7 @@ class PieceReader:
         scale = WORK if board is not None else 1.0
         photos = [
             (kind, path, _flat(board, image, path) if board is not None else image)
-            for kind, path, image in enrollment_photos(folder, PIECE_TYPES, "piece")
+            for kind, path, image in enrollment_photos(Path(folder), PIECE_TYPES, "piece")
         ]
         greys = [_working_grey(image, scale) for _, _, image in photos]
         behind = _board_behind(greys) if board is None else None
@@ -368,7 +375,7 @@ class PieceReader:
                 labels.append(kind)
         x, seen = np.stack(feats), np.stack([piece.features for _, piece in pieces])
         areas = _ranges([(kind, piece.area) for kind, piece in pieces])
-        thickness = _ranges([(kind, _shaft_thickness(piece.contour)) for kind, piece in pieces])
+        thickness = _ranges([(kind, _shaft_thickness(piece.outline)) for kind, piece in pieces])
         # Standardise by the photos themselves: the variants fill in between, they do not widen the scale.
         # A measure the photos do not vary (no enrolled piece has a hole) still gets a spread: one hole more
         # must not make a piece a million spreads away from everything.
@@ -487,7 +494,8 @@ class PieceReader:
     def _has_gaps(self, kind: str) -> bool:
         """Are there gaps in the type's outline (its largest enrolled piece grows when they are closed: a rib
         comb, ~1.4x; the solid types, ~1.01x)? A comb whose gaps closed on the board is as big as that."""
-        return self.closed is not None and self.closed.type_area[kind] > GAPPED * self.type_area[kind]
+        closed, enrolled = self.closed, self.type_area
+        return closed is not None and enrolled is not None and closed.type_area[kind] > GAPPED * enrolled[kind]
 
     @staticmethod
     def _parts_inside_its_grave(mask: np.ndarray, shape: Shape, grave: np.ndarray) -> list[Shape]:
@@ -545,11 +553,13 @@ class PieceReader:
             sides = shapes_in_mask(canvas)
             if len(sides) != 2 or sum(side.area for side in sides) < 0.9 * blob.area:
                 continue  # not cut in two, or a scrap cut off
-            named = []
+            named: list[tuple[Shape, str]] = []
             for side in sides:
                 kind, _ = self.classify(side)
-                whole = kind is not None and side.area <= CUT_SIDE_AREA * self.type_area[kind]
-                pieces = [(side, kind)] if whole else self._cut_where_touching(canvas, side, deep - 1)
+                if kind is not None and side.area <= CUT_SIDE_AREA * self.type_area[kind]:
+                    pieces = [(side, kind)]  # a whole piece
+                else:
+                    pieces = self._cut_where_touching(canvas, side, deep - 1)
                 if not pieces:
                     break  # a side that is no piece, nor pieces: not this cut
                 named += pieces
@@ -563,10 +573,10 @@ class PieceReader:
         None when thickness does not tell (types as thick as each other, or no thicknesses enrolled)."""
         if not self.thickness or shape.contour is None or a not in self.thickness or b not in self.thickness:
             return None
-        thick = _shaft_thickness(shape.contour)
+        thick, thickness = _shaft_thickness(shape.contour), self.thickness
 
         def fits(kind: str, slack: float) -> bool:
-            low, high = self.thickness[kind]
+            low, high = thickness[kind]
             return low * (1 - slack) <= thick <= high * (1 + slack)
 
         fitting = [
@@ -607,7 +617,8 @@ class PieceReader:
         parts = self._parts_inside_its_grave(mask, blob, graves[grave]) if grave is not None else []
         named = [(part, grave, *self.classify(part)) for part in parts]
         if kind is None and named and all(part_kind for _, _, part_kind, _ in named):
-            return named, [(part_kind, part) for part, _, part_kind, _ in named]  # (what it touched beyond, cut off)
+            # (what it touched beyond, cut off)
+            return named, [(part_kind, part) for part, _, part_kind, _ in named if part_kind]
         cut = self._cut_where_touching(mask, blob) if kind is None and not parts and not blob.at_border else []
         outlined = [(part_kind, part) for part, part_kind in cut]
         if cut and (spots is None or _confirmed(cut, spots())):
@@ -637,7 +648,7 @@ class PieceReader:
         parts = [
             (part, self.classify(part)[0] or _one_found(self._found_in(part, spots))) for part in shapes_in_mask(kept)
         ]
-        if not parts or any(kind is None or not _cut_all_round(gray, part.contour) for part, kind in parts):
+        if not parts or any(kind is None or not _cut_all_round(gray, part.outline) for part, kind in parts):
             return []
         return [(part, kind) for part, kind in parts if kind is not None]
 
@@ -711,7 +722,7 @@ class PieceReader:
         if not board_edge:
             sizes = self._size_field(sure, image, tilt)
             self.evened_last = sizes is not None and (sizes.uneven_at(corners) if tilt else sizes.uneven)
-            if self.evened_last:
+            if sizes is not None and self.evened_last:
                 reading = self._read_evened(image, graves, scale, sizes, finder)
             elif surveyed and finder:  # (read as it is after all)
                 reading, _ = self._read_as(image, graves, scale, board_edge, finder)
@@ -779,7 +790,7 @@ class PieceReader:
         mask = _mask_of(gray, self.light)
         spots = self._spots(gray) if finder else None
         for blob in shapes_in_mask(mask):
-            if not _has_a_cut_edge(gray, blob.contour):
+            if not _has_a_cut_edge(gray, blob.outline):
                 continue  # light on the board, not a piece
             pieces, outlined = self._pieces_in(gray, mask, blob, graves, spots)
             sure += [(kind, shape) for kind, shape in outlined if kind in SIZED_BY_SHAPE]
@@ -1036,7 +1047,7 @@ def _board_behind(greys: list[np.ndarray]) -> np.ndarray | None:
 def _changed_share(shape: Shape, gray: np.ndarray, behind: np.ndarray) -> float:
     """How much of a blob differs from the board behind it by CHANGED grey levels or more: most of a frame's own
     piece, little of the board's print (the same in every frame)."""
-    blob, (x, y) = filled_outline(shape.contour)  # (the blob's own box, within the photo)
+    blob, (x, y) = filled_outline(shape.outline)  # (the blob's own box, within the photo)
     region = (slice(y, y + blob.shape[0]), slice(x, x + blob.shape[1]))
     changed = cv2.absdiff(gray[region], behind[region]) >= CHANGED
     return float(changed[blob > 0].mean())
