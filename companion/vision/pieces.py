@@ -32,7 +32,7 @@ from .model_sets import enrollment_photos, load_set, save_set
 from .piece_finding import OVERLAP, PieceSpot, find_pieces
 from .piece_silhouettes import Silhouettes, filled_outline
 from .piece_tiling import Tiler
-from .size_field import MIN_LEVEL, OTHER_HEIGHT, SizeField, moved
+from .size_field import MIN_LEVEL, MIN_SURE, OTHER_HEIGHT, SizeField, moved
 
 Spots = Callable[[], list[PieceSpot]]  # the finder's pieces in a board, found when first asked for
 
@@ -782,6 +782,7 @@ class PieceReader:
     ) -> tuple[dict[str, Any], list[tuple[str, Shape]]]:
         """``read`` of the image as it is, and the pieces named whose type their shape tells (SIZED_BY_SHAPE)."""
         sure: list[tuple[str, Shape]] = []
+        whole: list[tuple[str, Shape]] = []  # those of them a whole blob (not a part cut from one)
         unnamed: list[Shape] = []  # whole blobs the outlines name nothing in
         counts = {name: {t: 0 for t in PIECE_TYPES} for name in graves}
         outside = {t: 0 for t in PIECE_TYPES}
@@ -794,6 +795,7 @@ class PieceReader:
                 continue  # light on the board, not a piece
             pieces, outlined = self._pieces_in(gray, mask, blob, graves, spots)
             sure += [(kind, shape) for kind, shape in outlined if kind in SIZED_BY_SHAPE]
+            whole += [(kind, shape) for kind, shape in outlined if kind in SIZED_BY_SHAPE and shape is blob]
             if not outlined and not blob.at_border:
                 unnamed.append(blob)
             for shape, grave, kind, why in pieces:
@@ -818,8 +820,20 @@ class PieceReader:
                     continue
                 (counts[grave] if grave is not None else outside)[kind] += 1
         reading = {"graves": counts, "outside": {t: n for t, n in outside.items() if n}, "unreadable": unreadable}
-        # too few to measure a level by (a camera raised or lowered since enrollment): those the shape alone names too
-        return reading, sure if len(sure) >= MIN_LEVEL else sure + self._by_shape_alone(unnamed)
+        return reading, self._level_measured_on(sure, whole, unnamed)
+
+    def _level_measured_on(
+        self, sure: list[tuple[str, Shape]], whole: list[tuple[str, Shape]], unnamed: list[Shape]
+    ) -> list[tuple[str, Shape]]:
+        """The pieces a photo's level is measured on: its whole blobs named by their outline or, unnamed, by their
+        shape alone, when there are enough for a plane (MIN_SURE): a part is cut from a blob at the sizes enrolled,
+        so with the camera lowered a big pelvis cut at its waist gives two "skulls" of the enrolled size. Else every
+        piece the outlines name (touching pieces' parts are most of a crowded board's), and with too few of those
+        (the camera raised or lowered), those the shape alone names too."""
+        by_shape = self._by_shape_alone(unnamed)
+        if len(sure) - len(whole) > len(whole) and len(whole) + len(by_shape) >= MIN_SURE:
+            return whole + by_shape
+        return sure if len(sure) >= MIN_LEVEL else sure + by_shape
 
 
 def _one_found(found: list[tuple[tuple[float, float], str]]) -> str | None:

@@ -272,3 +272,19 @@ def test_a_camera_raised_since_enrollment_still_reads_the_board(height):
         farther = cv2.resize(photo, None, fx=height, fy=height, interpolation=cv2.INTER_AREA)
         graves = load_graves({g: [[x * height, y * height] for x, y in q] for g, q in truth["graves_in_photo"].items()})
         assert reader.read(farther, graves)["graves"] == truth["graves"]
+
+
+@pytest.mark.parametrize(
+    "height, boards", [(1.4, ("board-00902", "board-00904")), (1.5, ("board-00902", "board-00906"))]
+)
+def test_a_camera_lowered_since_enrollment_measures_its_level_on_whole_pieces(height, boards):
+    """The camera moved closer since the pieces were taught: a big pelvis, twice the enrolled area, was cut at its
+    waist into two "skulls" of the enrolled size, and those parts set the photo's level (every grave flagged). With
+    most of the level's pieces cut parts, the whole blobs (named by their shape alone) measure it."""
+    reader = PieceReader.enroll(TILTED / "enroll")
+    for board in boards:
+        truth = json.loads((TILTED / f"{board}.json").read_text())
+        photo = cv2.imread(str(TILTED / f"{board}.jpg"))
+        nearer = cv2.resize(photo, None, fx=height, fy=height, interpolation=cv2.INTER_AREA)
+        graves = load_graves({g: [[x * height, y * height] for x, y in q] for g, q in truth["graves_in_photo"].items()})
+        assert reader.read(nearer, graves)["graves"] == truth["graves"], board
