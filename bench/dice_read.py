@@ -47,6 +47,9 @@ TABLE_SETS = {
     "table-family-black": dict(seed=66300, family=1000003, colouring="black", table="wood", printed=True),
     "table-family-ivory": dict(seed=66400, family=1000004, colouring="ivory", printed=True),
     "table-family-blue": dict(seed=66500, family=1000005, colouring="blue", table="gingham"),
+    # ringed art with light marks at each edge's middle, blue dice on a felt as dark: the refiner's turn 14 degrees
+    # off at the median (session 58: a left foot read as a right one)
+    "table-family-ringed": dict(seed=71200, family=1000012, colouring="blue", table="contours"),
 }
 TABLE_PHOTOS, TABLE_FRAMES = 4, 3  # throws a table set, whole frames a face
 MATCH_PX = 20  # a reading within this many px of a true centre is that die
