@@ -643,6 +643,26 @@ def test_a_die_read_less_surely_than_most_is_looked_at_around_not_read_as_its_mi
     assert tally(reading, truth)["wrong"] == 0
 
 
+@pytest.mark.slow  # draws and enrolls a table camera's whole frames
+def test_a_die_the_judge_doubts_whose_body_lies_off_the_field_is_cocked(tmp_path):
+    """Ivory dice of a procedural art on a printed mat: three cocked dice the lean judge called just level (0.47-0.50,
+    over LEVEL_LIKELY) with their bodies 0.09-0.14 sides off the photo's field (under LEANING) were read as level.
+    Two doubts short of their bars, together, say cocked: they are flagged, not read."""
+    write_rig_set(tmp_path, Rig(71500, family=1000015, colouring="ivory", table="wood", printed=True), 5, 3)
+    reader = DiceReader.enroll(tmp_path / "enroll")
+    for photo in ("scene-71502", "scene-71503", "scene-71504"):
+        truth = json.loads((tmp_path / f"{photo}.json").read_text())["dice"]
+        reading = reader.read(cv2.imread(str(tmp_path / f"{photo}.jpg")))
+        for die, close in zip(truth, matched(truth, reading["dice"])):
+            assert not (die["cocked"] and close), (photo, die["face"])
+        assert tally(reading, truth) == {
+            "right": sum(not d["cocked"] for d in truth),
+            "wrong": 0,
+            "silent": 0,
+            "stray": 0,
+        }
+
+
 def test_a_die_the_refiner_doubts_whose_face_is_not_surely_the_sets_is_flagged_not_left_out(bench_readers, monkeypatch):
     """With no look sure enough to read (the bar past reach), the dice whose face is like the set's, or that the
     finder is sure of, are asked about: the table is asked rather than a die left out of the score without a word."""
