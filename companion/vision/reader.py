@@ -110,11 +110,12 @@ MARKER_LOOK = 4.0  # a flag's surroundings this many die sides each way are sear
 # px: enrolled dice smaller are judged level or cocked from windows blown up (the lean judge sees 1.75 sides at 40 px:
 # 23 px a side): the table sets shrunk to 18 px dice read 9 of 28 cocked dice as level, at full size 4
 SMALL_DIE = 20.0
-# a die read less like its face than this is looked at around too, as a die not clear is: a die whose turn the
-# refiner got wrong (a ring-framed art with light marks at its edges' middles, on a mat as dark as the dice: 14
-# degrees off at the median, 42 at worst) can still be read clearly as its face's mirror image (0.77 alike; at its
-# turn 0.98 its own). Dice read right: p5 0.90; the 34 under this bar of 1975 level dice looked at, none read worse
-RECHECK = 0.85
+# a die read this much less like its face than the photo's clear dice (their median) is looked at around too, as a
+# die not clear is: a die whose turn the refiner got wrong (a ring-framed art with light marks at its edges' middles,
+# on a mat as dark as the dice: 14 degrees off at the median, 42 at worst) can still be read clearly as its face's
+# mirror image (0.77 alike, its photo's dice 0.97; at its turn 0.98 its own). Of 1975 level dice 32 are looked at,
+# none read worse; a bar of 0.85 for every photo looked at as many, but at most of a blurred photo's (+25 ms)
+RECHECK_GAP = 0.1
 SURE_MARGIN = 0.3  # a lead this big is as sure as the reader gets (confidence 0.99)
 ENROLL_SIDES = tuple(float(s) for s in np.geomspace(14, 200, 24))  # px: die sizes the finder tries
 DIE_MM = (10.0, 30.0)  # dice this small to this big: the sizes tried on teaching-sheet photos
@@ -271,8 +272,10 @@ class DiceReader:
         self, gray, mat: SeenMat, refined, found, is_level, level, first_looks: np.ndarray, start: float
     ) -> dict[str, Any]:
         """``read`` from the found dice on: ``level`` those of them level, ``first_looks`` their faces embedded."""
+        sure = [d.similarity for d in self.decide(first_looks) if d.clear]
+        recheck = float(np.median(sure)) - RECHECK_GAP if sure else 0.0
         decisions = self.decide_looking_around(
-            gray, [face for _, face in level], first_looks, lambda d: not d.clear or d.similarity < RECHECK
+            gray, [face for _, face in level], first_looks, lambda d: not d.clear or d.similarity < recheck
         )
         # a flag is raised on the mat only, and a doubt off it let be before it is looked at closer: a patterned table
         # round the mat (a busy cloth's squiggles are die-sized) is no place to ask the table to look; a die read off

@@ -632,7 +632,8 @@ def test_dice_the_refiner_doubts_are_read_where_their_face_is_surely_the_sets(be
 def test_a_die_read_less_surely_than_most_is_looked_at_around_not_read_as_its_mirror_image(tmp_path):
     """Blue dice of a procedural art (a pictogram in a ring, light marks at each edge's middle) on a felt mat as dark
     as they are: the refiner's turn is 14 degrees off at the median, and a left foot cut 41 degrees off read as a
-    right foot, clearly (0.77 alike, 0.18 ahead). Read less surely than RECHECK, it is looked at around: at its turn
+    right foot, clearly (0.77 alike, 0.18 ahead; the photo's dice 0.97). Read RECHECK_GAP less surely than the photo's
+    dice, it is looked at around: at its turn
     it is 0.98 a left foot."""
     write_rig_set(tmp_path, Rig(71200, family=1000012, colouring="blue", table="contours"), 2, 3)
     reader = DiceReader.enroll(tmp_path / "enroll")
