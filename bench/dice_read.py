@@ -13,6 +13,8 @@ picture at 8 rotations over the whole frame (cv2.matchTemplate) and reads the
 best face at each true die centre.
 Targets (issue 29): >= 99 % correct, <= 0.2 % misread, >= 95 % perfect photos,
 <= 60 ms per photo on one core, on every set and on art never trained on.
+`--fresh N [--seed S]` also draws N table sets anew, each of a procedural family no
+network or choice saw (10**6 + S + k), and reads them: the honest figure for a user's dice.
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ TABLE_SETS = {
     "table-family-ringed": dict(seed=71200, family=1000012, colouring="blue", table="contours"),
 }
 TABLE_PHOTOS, TABLE_FRAMES = 4, 3  # throws a table set, whole frames a face
+# --fresh: tables drawn anew, each of its own procedural family (10**6 + seed + k: art no network or choice saw),
+# its dice, cloth and mat in turn; FRESH_PHOTOS throws each
+FRESH_COLOURINGS = ("black", "ivory", "blue", "red")
+FRESH_TABLES = ("wood", "gingham", "contours", None)
+FRESH_PHOTOS = 6
 MATCH_PX = 20  # a reading within this many px of a true centre is that die
 STEADY_READS = 3  # each photo is read this many times: the first read's time, and the least of them, are reported
 
@@ -83,6 +90,22 @@ def set_folder(data: Path, name: str) -> Path:
     if not (folder / "enroll").is_dir():
         write_rig_set(folder, Rig(**TABLE_SETS[name]), TABLE_PHOTOS, TABLE_FRAMES)
     return folder
+
+
+def fresh_sets(count: int, seed: int) -> list[tuple[str, Path]]:
+    """``count`` fresh table sets, drawn into a temporary folder: (name, folder) each."""
+    from bench.render.dice_scene import Rig, write_rig_set
+
+    out = Path(tempfile.mkdtemp()) / "fresh"
+    sets = []
+    for k in range(count):
+        family, colouring = 10**6 + seed + k, FRESH_COLOURINGS[k % len(FRESH_COLOURINGS)]
+        table, printed = FRESH_TABLES[(k // 2) % len(FRESH_TABLES)], k % 3 == 0
+        name = f"fresh-{family}-{colouring}-{table or 'plain'}{'-printed' if printed else ''}"
+        rig = Rig(70000 + 100 * (seed + k), family=family, colouring=colouring, table=table, printed=printed)
+        write_rig_set(out / name, rig, FRESH_PHOTOS, TABLE_FRAMES)
+        sets.append((name, out / name))
+    return sets
 
 
 def evaluate(folder: Path, baseline_photos: int) -> dict:
@@ -225,7 +248,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--sets",
-        nargs="+",
+        nargs="*",
         default=[
             "dev",
             "heldout",
@@ -242,6 +265,10 @@ def main() -> None:
         "blender (physically based renders, bench/render/blender_dice.py), blender-ivory (the same, light dice), blender-style2 (black dice, art style 2), blender-table (one table camera for every photo, enrollment too), blender-framed (art none of the reader's development saw: each pictogram in a ring all faces share), blender-diagonal (other unseen art: thin pictograms turned 45 degrees; rendered after session 13's choices, used for none), tablecloths (OpenCV renders, red dice, the mat on patterned tables: flags at no die); table-* (one table camera, "
         "its whole frames enrolled, drawn into build/bench-sets/ when first asked; table-family-*: procedural art no network saw)",
     )
+    parser.add_argument(
+        "--fresh", type=int, default=0, help="also draw this many fresh table sets of art never seen, and read them"
+    )
+    parser.add_argument("--seed", type=int, default=10, help="the fresh sets' first family (10**6 + seed)")
     parser.add_argument(
         "--runtime",
         choices=networks.RUNTIMES,
@@ -264,8 +291,9 @@ def main() -> None:
         refining.LEAN_JUDGE = str(args.lean_judge.resolve())  # (absolute: NETWORKS / it is itself)
     print(f"networks run by {args.runtime}, one core" + (f", lean judge {args.lean_judge}" if args.lean_judge else ""))
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
-    for name in args.sets:
-        r = evaluate(set_folder(args.data, name), args.baseline_photos)
+    sets = [(name, set_folder(args.data, name)) for name in args.sets]
+    for name, folder in sets + fresh_sets(args.fresh, args.seed):
+        r = evaluate(folder, args.baseline_photos)
         print(
             f"{name:8s}: {r['photos']} photos, {r['dice']} level dice: correct {r['correct']:.1%}, misread {r['misread']:.2%}, "
             f"abstain {r['abstain']:.1%}, perfect photos {r['perfect']:.0%}, phantom dice {r['phantom']}, "
