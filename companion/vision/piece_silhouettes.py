@@ -38,12 +38,12 @@ class Silhouettes:
 
     @classmethod
     def of(cls, pieces: list[tuple[str, Shape]]) -> Silhouettes:
-        return cls(np.stack([_silhouette(_outline(piece)) for _, piece in pieces]), [kind for kind, _ in pieces])
+        return cls(np.stack([_silhouette(piece.outline) for _, piece in pieces]), [kind for kind, _ in pieces])
 
     def fit(self, shape: Shape, kind: str, slack: int) -> float:
         """How well the blob lies on some enrolled piece of the type: 1 less the share of it off that piece's
         outline (grown by ``slack`` px) and of that piece off its own, at the best view."""
-        return float(1 - self._off(_silhouette(_outline(shape)), kind, slack).min())
+        return float(1 - self._off(_silhouette(shape.outline), kind, slack).min())
 
     def _off(self, laid: np.ndarray, kind: str, slack: int) -> np.ndarray:
         """Per view of the type: the share of ``laid`` off the view's outline grown by ``slack`` px, plus the share
@@ -82,12 +82,6 @@ class Silhouettes:
             return None  # a set saved before silhouettes were kept reads as before
         laid = np.unpackbits(d["silhouettes"], axis=-1, count=SILHOUETTE).astype(bool)
         return cls(laid, [str(x) for x in d["silhouette_labels"]])
-
-
-def _outline(shape: Shape) -> np.ndarray:
-    if shape.contour is None:
-        raise ValueError("a blob known by its measures alone has no silhouette")
-    return shape.contour
 
 
 def _silhouette(contour: np.ndarray) -> np.ndarray:

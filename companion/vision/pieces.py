@@ -830,10 +830,14 @@ class PieceReader:
         so with the camera lowered a big pelvis cut at its waist gives two "skulls" of the enrolled size. Else every
         piece the outlines name (touching pieces' parts are most of a crowded board's), and with too few of those
         (the camera raised or lowered), those the shape alone names too."""
-        by_shape = self._by_shape_alone(unnamed)
-        if len(sure) - len(whole) > len(whole) and len(whole) + len(by_shape) >= MIN_SURE:
-            return whole + by_shape
-        return sure if len(sure) >= MIN_LEVEL else sure + by_shape
+        by_shape: list[tuple[str, Shape]] | None = None  # named only when needed (most photos need none)
+        if len(sure) - len(whole) > len(whole):
+            by_shape = self._by_shape_alone(unnamed)
+            if len(whole) + len(by_shape) >= MIN_SURE:
+                return whole + by_shape
+        if len(sure) >= MIN_LEVEL:
+            return sure
+        return sure + (self._by_shape_alone(unnamed) if by_shape is None else by_shape)
 
 
 def _one_found(found: list[tuple[tuple[float, float], str]]) -> str | None:
