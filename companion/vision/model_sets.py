@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import zipfile
@@ -54,11 +55,23 @@ def enrollment_photos(folder: Path, names: tuple[str, ...] | list[str], what: st
     if missing:
         raise BadInput(
             f"{folder}: no photos for {what} {missing[0]!r} (expected {folder}/<{what}>/*.jpg"
-            f"{f'; {len(missing)} missing' if len(missing) > 1 else ''})"
+            f"{f'; {len(missing)} missing' if len(missing) > 1 else ''}){_misnamed(folder, names, what)}"
         )
     for name in names:
         for path in sorted(p for p in (folder / name).iterdir() if p.suffix.lower() in PHOTO_SUFFIXES):
             yield name, path, read_photo(path)
+
+
+def _misnamed(folder: Path, names: tuple[str, ...] | list[str], what: str) -> str:
+    """The first of the folder's subfolders that is no name, with the name it may have meant: a folder named
+    "Left_Hand" for left-hand is the likeliest slip."""
+    strangers = sorted(p.name for p in folder.iterdir() if p.is_dir() and p.name not in names)
+    if not strangers:
+        return ""
+    spelled = {n.replace("-", "").replace("_", "").lower(): n for n in names}
+    meant = spelled.get(strangers[0].replace("-", "").replace("_", "").replace(" ", "").lower())
+    meant = meant or next(iter(difflib.get_close_matches(strangers[0], names, n=1)), None)
+    return f"; {strangers[0]!r} is no {what}" + (f": rename it {meant!r}" if meant else "")
 
 
 def read_photo(path: Path):

@@ -59,6 +59,13 @@ def test_enrollment_needs_every_type(tmp_path):
         PieceReader.enroll(tmp_path / "enroll")
 
 
+def test_a_misnamed_folder_is_named_in_the_error(tmp_path):
+    shutil.copytree(DEV / "enroll", tmp_path / "enroll")
+    (tmp_path / "enroll" / "pelvis").rename(tmp_path / "enroll" / "Pelvis")
+    with pytest.raises(BadInput, match="'Pelvis' is no piece: rename it 'pelvis'"):
+        PieceReader.enroll(tmp_path / "enroll")
+
+
 @pytest.mark.parametrize(
     "data, message",
     [
