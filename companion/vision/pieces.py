@@ -88,11 +88,18 @@ FILLED = (0.85, 1.12)  # ... and the blob is as big as they are: between these t
 # ... and they are this many at most (a heap's size cannot tell one piece more or less beyond three: the finder's sureness
 # of each does; 17 rendered sets' 848 graves, 4-6 sure pieces counted: 16 more graves right, none wrong)
 MOST_FOUND = 6
+# ... and no two nearer than this share of their types' thinnest enrolled thicknesses' mean (pieces side by side lie
+# that far apart at least: a parallel arm and leg 18 work px; one skull seen as a skull and a pelvis, 11)
+SIDE_BY_SIDE = 0.75
 CONFIRMED = 0.5  # a piece the outline cut off a blob is counted when the finder is this sure of its type there
 CUT_SIDE_AREA = 1.12  # a side cut off is one piece, this big at most against its type's largest enrolled (a
 # whole blob may be 1.2: its shadow; a pelvis with a bone's knob left on, 1.2, looked like a skull)
 SURE_PAIR = 0.6  # a blob the finder is this sure holds pieces lying across each other is not tiled (most such)
 LIT_OFF = 0.9  # a blob the lamp's light joined to is read without it when that takes off a tenth of it at least
+# a flat part of a blob is the lamp's light when the blob's outline is soft where it meets it: at LIT_RIM px or more, or
+# at LIT_RIM_SHARE of that meeting (a lone arm's flat face, soft at 1 px of 129 where a knob is antialiased, is not)
+LIT_RIM = 2
+LIT_RIM_SHARE = 0.25
 LIT_NEAR = 7  # half-res px: what is kept of a blob lies this near its pieces' own flat card (not a grave's line)
 
 
@@ -676,9 +683,22 @@ class PieceReader:
             kinds.append(kind)
         low = FILLED[0] * sum(self.type_min_area[k] for k in kinds)
         high = FILLED[1] * sum(self.type_area[k] for k in kinds)
-        if not 0 < len(kinds) <= MOST_FOUND or not low <= shape.area <= high:
+        if not 0 < len(kinds) <= MOST_FOUND or not low <= shape.area <= high or self._seen_twice(inside, kinds):
             return []
         return [((x / WORK, y / WORK), kind) for (x, y), kind in zip((s.centre for s in inside), kinds)]
+
+    def _seen_twice(self, spots: list[PieceSpot], kinds: list[str]) -> bool:
+        """Whether two of the finder's pieces lie closer than two pieces side by side can (SIDE_BY_SIDE of their
+        types' half thicknesses together): one piece it saw twice, as two types (a skull's peak and, two cells
+        off, a pelvis's), which the blob's size cannot tell from the pieces' spread of sizes."""
+        if not self.thickness:
+            return False
+        for i, (a, kind_a) in enumerate(zip(spots, kinds)):
+            for b, kind_b in zip(spots[i + 1 :], kinds[i + 1 :]):
+                apart = float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]))
+                if apart < SIDE_BY_SIDE * (self.thickness[kind_a][0] + self.thickness[kind_b][0]) / 2:
+                    return True
+        return False
 
     def _tiled(self, mask: np.ndarray, shape: Shape, spots: list[PieceSpot]) -> list[tuple[tuple[float, float], str]]:
         """The pieces (centre, full-res px, and type) that tile a blob the outlines and the finder cannot read: pieces
@@ -855,7 +875,13 @@ def _unlit(gray: np.ndarray, contour: np.ndarray) -> np.ndarray:
     free = (inside > 0) & (steep < CUT_EDGE)
     rim = (inside - cv2.erode(inside, np.ones((3, 3), np.uint8))) > 0
     _, labels = cv2.connectedComponents(free.astype(np.uint8), connectivity=4)
-    lit = np.isin(labels, np.unique(labels[rim & free])) & (labels > 0)
+    soft_rim = np.bincount(labels[rim & free], minlength=labels.max() + 1)
+    lit = np.zeros(labels.shape, bool)
+    for label in np.flatnonzero(soft_rim[1:]) + 1:
+        part = labels == label
+        met = np.count_nonzero(cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) & rim)  # its outline's
+        if soft_rim[label] >= min(LIT_RIM, LIT_RIM_SHARE * met):
+            lit |= part
     card = (free & ~lit).astype(np.uint8)
     near = cv2.dilate(card, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (LIT_NEAR, LIT_NEAR))) > 0
     kept = np.zeros(gray.shape[:2], np.uint8)
