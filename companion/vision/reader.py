@@ -45,6 +45,9 @@ CANDIDATE_PEAK = 0.1  # the finder's spots this likely are looked at again (the 
 # cloth round the mat 175-225, a printed mat on gingham 60-80) and the mat's four markers seen, only those on the mat,
 # its printed margin or half a die beyond are (a die on the mat's edge): 100-165 of a busy cloth's spots lie further
 MANY_SPOTS = 36
+# spots looked at again at most, the likeliest (18 dice a game; on a busy cloth with the mat's markers unseen, 220
+# spots a photo are candidates, every die among the likeliest 32; on the bench and fresh sets, among the 43)
+MOST_SPOTS = 54
 # in a photo that is not so busy, spots this faint are looked at too, but only to be read, never flagged: light dice
 # on a light mat (ivory dice on paper: 0.07-0.09 to the finder where the refiner is sure of a level die)
 FAINT_PEAK = 0.05
@@ -532,6 +535,7 @@ def find_dice(
             for spot in spots
             if spot.likelihood >= CANDIDATE_PEAK and (mat is None or mat.holds(spot.centre, side / 2))
         ]
+    spots = spots[:MOST_SPOTS]  # (likeliest first)
     refined = list(zip(spots, refine(gray, spots, side)))
     found = _one_a_die([(spot, face) for spot, face in refined if face.die >= DIE_LIKELY])
     found = list(zip([spot for spot, _ in found], judge(gray, [face for _, face in found])))  # the dice only
