@@ -879,7 +879,8 @@ def _unlit(gray: np.ndarray, contour: np.ndarray) -> np.ndarray:
     lit = np.zeros(labels.shape, bool)
     for label in np.flatnonzero(soft_rim[1:]) + 1:
         part = labels == label
-        met = np.count_nonzero(cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) & rim)  # its outline's
+        around = cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        met = np.count_nonzero(around & rim)  # the blob's outline where the part meets it
         if soft_rim[label] >= min(LIT_RIM, LIT_RIM_SHARE * met):
             lit |= part
     card = (free & ~lit).astype(np.uint8)
