@@ -15,6 +15,7 @@ Targets (issue 29): >= 99 % correct, <= 0.2 % misread, >= 95 % perfect photos,
 <= 60 ms per photo on one core, on every set and on art never trained on.
 `--fresh N [--seed S]` also draws N table sets anew, each of a procedural family no
 network or choice saw (10**6 + S + k), and reads them: the honest figure for a user's dice.
+`--no-markers`: their felt mats without corner markers (a user's own mat: no spot is let be off the mat).
 """
 
 from __future__ import annotations
@@ -92,8 +93,9 @@ def set_folder(data: Path, name: str) -> Path:
     return folder
 
 
-def fresh_sets(count: int, seed: int) -> list[tuple[str, Path]]:
-    """``count`` fresh table sets, drawn into a temporary folder: (name, folder) each."""
+def fresh_sets(count: int, seed: int, markers: bool = True) -> list[tuple[str, Path]]:
+    """``count`` fresh table sets, drawn into a temporary folder: (name, folder) each; ``markers``: False, their felt
+    mats without corner markers (a user's own mat)."""
     from bench.render.dice_scene import Rig, write_rig_set
 
     out = Path(tempfile.mkdtemp()) / "fresh"
@@ -101,8 +103,11 @@ def fresh_sets(count: int, seed: int) -> list[tuple[str, Path]]:
     for k in range(count):
         family, colouring = 10**6 + seed + k, FRESH_COLOURINGS[k % len(FRESH_COLOURINGS)]
         table, printed = FRESH_TABLES[(k // 2) % len(FRESH_TABLES)], k % 3 == 0
-        name = f"fresh-{family}-{colouring}-{table or 'plain'}{'-printed' if printed else ''}"
-        rig = Rig(70000 + 100 * (seed + k), family=family, colouring=colouring, table=table, printed=printed)
+        look = "-printed" if printed else "" if markers else "-unmarked"
+        name = f"fresh-{family}-{colouring}-{table or 'plain'}{look}"
+        rig = Rig(
+            70000 + 100 * (seed + k), family=family, colouring=colouring, table=table, printed=printed, markers=markers
+        )
         write_rig_set(out / name, rig, FRESH_PHOTOS, TABLE_FRAMES)
         sets.append((name, out / name))
     return sets
@@ -270,6 +275,9 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=10, help="the fresh sets' first family (10**6 + seed)")
     parser.add_argument(
+        "--no-markers", action="store_true", help="the fresh sets' felt mats without corner markers (a user's own mat)"
+    )
+    parser.add_argument(
         "--runtime",
         choices=networks.RUNTIMES,
         default=networks.RUNTIME,
@@ -292,7 +300,7 @@ def main() -> None:
     print(f"networks run by {args.runtime}, one core" + (f", lean judge {args.lean_judge}" if args.lean_judge else ""))
     os.environ.setdefault("COMPANION_MODELS", tempfile.mkdtemp())
     sets = [(name, set_folder(args.data, name)) for name in args.sets]
-    for name, folder in sets + fresh_sets(args.fresh, args.seed):
+    for name, folder in sets + fresh_sets(args.fresh, args.seed, markers=not args.no_markers):
         r = evaluate(folder, args.baseline_photos)
         print(
             f"{name:8s}: {r['photos']} photos, {r['dice']} level dice: correct {r['correct']:.1%}, misread {r['misread']:.2%}, "

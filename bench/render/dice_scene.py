@@ -438,6 +438,7 @@ class Rig:
     table: str | None = None  # one of TABLES round the mat, or a plain table
     printed: bool = False  # the mat as hardware/make_mat.py prints it (paper, markers, border line, words), not felt
     family: int | None = None  # the dice's art: a procedural family (bench/learn/art.py; 10**6 up never trained on)
+    markers: bool = True  # a felt mat's four corner markers (False: a user's own mat; the printed mat always has them)
 
     def canvas(self) -> np.ndarray:
         """The bare mat, seen square-on at PX_PER_MM (a copy to draw on)."""
@@ -446,7 +447,7 @@ class Rig:
     @cached_property
     def _bare_mat(self) -> np.ndarray:
         if not self.printed:
-            return mat_canvas(np.random.default_rng(self.seed), True)
+            return mat_canvas(np.random.default_rng(self.seed), self.markers)
         return paper_mat((0.93, 0.96, 0.98))  # paper is seldom white
 
     @cached_property
