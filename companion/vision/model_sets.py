@@ -68,8 +68,11 @@ def _misnamed(folder: Path, names: tuple[str, ...] | list[str], what: str) -> st
     strangers = sorted(p.name for p in folder.iterdir() if p.is_dir() and p.name not in names)
     if not strangers:
         return ""
-    spelled = {n.replace("-", "").replace("_", "").lower(): n for n in names}
-    meant = spelled.get(strangers[0].replace("-", "").replace("_", "").replace(" ", "").lower())
+
+    def folded(name: str) -> str:  # the name as a slip may spell it: any case, with or without - _ and spaces
+        return "".join(ch for ch in name.lower() if ch not in "-_ ")
+
+    meant = {folded(n): n for n in names}.get(folded(strangers[0]))
     meant = meant or next(iter(difflib.get_close_matches(strangers[0], names, n=1)), None)
     return f"; {strangers[0]!r} is no {what}" + (f": rename it {meant!r}" if meant else "")
 
