@@ -310,9 +310,8 @@ class DiceReader:
         for face in self._not_shadows(gray, cocked, read):
             if not _on_a_marker(gray, mat, face.centre, face.side):
                 flags.append(_flag(face.centre, "cocked: re-roll it or lay it flat"))
-        for face, seen in self._faint(gray, refined, [face for _, face in found]):
-            clear = seen is not None and seen.clear
-            if (not clear and not mat.holds(face.centre)) or _on_a_marker(gray, mat, face.centre, face.side):
+        for face, seen in self._faint(gray, mat, refined, [face for _, face in found]):
+            if _on_a_marker(gray, mat, face.centre, face.side):
                 continue
             if seen is None:
                 flags.append(_flag(face.centre, "a die? too faint to read: light it better"))
@@ -370,17 +369,21 @@ class DiceReader:
         return [f for f in cocked if _steepest(gray, f.centre, self.die_side) >= SHADOW_EDGES * steepest]
 
     def _faint(
-        self, gray: np.ndarray, refined: list[tuple[Spot, Refined]], found: list[Refined]
+        self, gray: np.ndarray, mat: SeenMat, refined: list[tuple[Spot, Refined]], found: list[Refined]
     ) -> list[tuple[Refined, Decision | None]]:
-        """Spots the refiner calls no die, away from every die found, each with its decision where its face, searched
-        for, is surely one of the set's (FAINT_SURE: read if clear of the next, else a close call to ask about), or
-        None where it is worth asking about (the finder sure of it, or its face like one of the set's): the networks
-        disagree (a dark die on a dark mat in dim light shows little but its print), so the table is asked rather
-        than the die left out without a word."""
+        """Spots on the mat the refiner calls no die, away from every die found, each with its decision where its
+        face, searched for, is surely one of the set's (FAINT_SURE: read if clear of the next, else a close call to ask
+        about), or None where it is worth asking about (the finder sure of it, or its face like one of the set's): the
+        networks disagree (a dark die on a dark mat in dim light shows little but its print), so the table is asked
+        rather than the die left out without a word. Off the mat, where the networks disagree it is a table's
+        pattern (a gingham's squares, searched, were 5 of blue gingham's 10 ms here; no bench die was read there)."""
         doubted = [
             (spot, face)
             for spot, face in refined
-            if face.die < DIE_LIKELY and spot.likelihood >= CANDIDATE_PEAK and _apart(face, found)
+            if face.die < DIE_LIKELY
+            and spot.likelihood >= CANDIDATE_PEAK
+            and mat.holds(face.centre)
+            and _apart(face, found)
         ]
         decisions = self.decide(embed(cut_face(gray, face.centre, face.turn, face.side) for _, face in doubted))
         faint: list[tuple[Refined, Decision | None]] = []
