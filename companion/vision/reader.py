@@ -34,7 +34,7 @@ from .board import SeenMat, on_a_marker
 from .die_frames import die_sides, where_dice_lie
 from .edges import slope
 from .embedding import PATCH, cut_face, embed
-from .finding import ENROLL_PEAK, Spot, find_spots
+from .finding import ENROLL_PEAK, LEVEL_PEAK, Spot, find_spots
 from .leaning import off_the_field
 from .model_sets import PHOTO_SUFFIXES, enroll_again, enrollment_photos, load_set, read_photo, save_set
 from .refining import Refined, judge, refine
@@ -530,7 +530,7 @@ def find_dice(
 ) -> tuple[list[tuple[Spot, Refined]], list[tuple[Spot, Refined]], list[bool]]:
     """The find, refine and lean stages: every spot the finder found as refined, the dice among them (one a die),
     and whether each die is level; with MANY_SPOTS found, the faint ones and those off the ``mat`` (if seen) are
-    let be."""
+    let be, else those off it under LEVEL_PEAK."""
     spots = find_spots(gray, side, FAINT_PEAK)
     if len([spot for spot in spots if spot.likelihood >= CANDIDATE_PEAK]) > MANY_SPOTS:
         spots = [
@@ -538,6 +538,8 @@ def find_dice(
             for spot in spots
             if spot.likelihood >= CANDIDATE_PEAK and (mat is None or mat.holds(spot.centre, side / 2))
         ]
+    elif mat is not None:  # a faint spot off the mat is a table's pattern (a gingham's squares: half of 54 spots)
+        spots = [spot for spot in spots if spot.likelihood >= LEVEL_PEAK or mat.holds(spot.centre, side / 2)]
     spots = spots[:MOST_SPOTS]  # (likeliest first)
     refined = list(zip(spots, refine(gray, spots, side)))
     found = _one_a_die([(spot, face) for spot, face in refined if face.die >= DIE_LIKELY])

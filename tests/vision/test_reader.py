@@ -169,6 +169,29 @@ def test_a_busy_photo_is_looked_at_again_on_the_mat_only(busy_tablecloth, sheet_
         assert len(seen) >= len(level) - 1, (len(seen), len(level))
 
 
+def test_a_faint_spot_off_the_mat_is_let_be(sheet_reader):
+    """A gingham table round the mat gives the finder faint spots (its squares), in a photo not busy enough for the
+    mat-only rule: those off the mat are let be before the refiner looks, and every die is still found."""
+    from companion.vision.board import SeenMat
+    from companion.vision.finding import LEVEL_PEAK
+    from companion.vision.reader import CANDIDATE_PEAK, FAINT_PEAK, MANY_SPOTS, find_dice
+
+    side = sheet_reader.die_side
+    photo, truth = render_scene(
+        SEED + 20, style=0, colouring="black", height_cm=set_camera_height(SEED), table="gingham", markers=True
+    )
+    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    mat = SeenMat(gray)
+    spots = find_spots(gray, side, FAINT_PEAK)
+    assert len([s for s in spots if s.likelihood >= CANDIDATE_PEAK]) <= MANY_SPOTS  # not a busy photo
+    faint_off = [s for s in spots if s.likelihood < LEVEL_PEAK and not mat.holds(s.centre, side / 2)]
+    refined, found, _ = find_dice(gray, side, mat)
+    assert faint_off and not any(spot in faint_off for spot, _ in refined)
+    level = [d for d in truth["dice"] if not d["cocked"]]
+    seen = [d for d in level if any(np.hypot(*np.subtract(f.centre, d["center"])) < NEAR for _, f in found)]
+    assert len(seen) == len(level), (len(seen), len(level))
+
+
 def test_a_busy_tablecloth_with_the_mats_markers_unseen_is_seldom_flagged(busy_tablecloth):
     """No marker seen, so no mat to keep the flags to: the squiggles the networks take for dice (cocked, too faint)
     are asked about only if their face is a little like one of the set's. In these four photos 138 flags lay at no
