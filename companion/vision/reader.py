@@ -53,6 +53,10 @@ MOST_SPOTS = 54
 FAINT_PEAK = 0.05
 DIE_LIKELY = 0.5  # the refiner's say, a die or not
 SAME_DIE = 0.5  # refined centres closer than this (in sides) are one die
+# the lean judge's window is cut round a die at least this share of the photo's die size: the refiner sized the rig's
+# cocked ivory dice, a whole side showing, at 0.74-0.85 (level dice: p1 0.91 of their photo's), and the judge saw a
+# strip of side, 0.97 level. At 0.9 the bench's cocked dice read 9 -> 7, fresh 1 -> 0, no level die lost; at 1.0 worse
+JUDGED_SIDE = 0.9
 LEVEL_LIKELY = 0.4  # the lean judge's say, level or cocked (held-out renders: of 845 level dice 29 called cocked,
 # of 521 not level 441 caught; at 0.5, 40 and 460: in play most dice lie level)
 # a photo whose level dice the refiner sizes more than RESIZED off the enrolled faces (either way) was taken closer or
@@ -543,7 +547,7 @@ def find_dice(
     spots = spots[:MOST_SPOTS]  # (likeliest first)
     refined = list(zip(spots, refine(gray, spots, side)))
     found = _one_a_die([(spot, face) for spot, face in refined if face.die >= DIE_LIKELY])
-    found = list(zip([spot for spot, _ in found], judge(gray, [face for _, face in found])))  # the dice only
+    found = list(zip([spot for spot, _ in found], judge(gray, [face for _, face in found], JUDGED_SIDE * side)))
     off = off_the_field([face for _, face in found], gray.shape[1], gray.shape[0], LEVEL_LIKELY)
     return refined, found, [_level(face.level, miss) for (_, face), miss in zip(found, off)]
 

@@ -84,13 +84,15 @@ def refine(gray: np.ndarray, spots: list[Spot], side: float) -> list[Refined]:
     return dice
 
 
-def judge(gray: np.ndarray, dice: list[Refined]) -> list[Refined]:
+def judge(gray: np.ndarray, dice: list[Refined], least_side: float = 0.0) -> list[Refined]:
     """``dice`` (refined) with the lean judge's level and body, judged in a window cut where the refiner put each
     (one cut where the finder guessed, a side too big or a fifth of a side off, showed the judge a cocked die's side
-    as the mat round a level one)."""
+    as the mat round a level one), as if each were at least ``least_side`` px (a cocked die the refiner sized small
+    showed the judge a strip of its side only)."""
     if not dice:
         return []
-    judged = _moved(dice, judge_lean(_windows(gray, dice, LEAN_VIEW)), LEAN_VIEW)
+    cut = [die._replace(side=max(die.side, least_side)) for die in dice]
+    judged = _moved(cut, judge_lean(_windows(gray, cut, LEAN_VIEW)), LEAN_VIEW)
     return [die._replace(level=j.level, body=j.body) for die, j in zip(dice, judged)]  # place, size, turn kept
 
 

@@ -687,6 +687,20 @@ def test_a_die_the_judge_doubts_whose_body_lies_off_the_field_is_cocked(tmp_path
         }
 
 
+@pytest.mark.slow  # draws and enrolls a table camera's whole frames
+def test_a_cocked_die_the_refiner_sizes_small_is_judged_at_the_photos_die_size(tmp_path):
+    """table-family-black's cocked right forearm shows a whole side; the refiner sized it 0.85 of the photo's dice, and
+    the lean judge, shown a window that small, saw a strip of side: 0.90 level, read as level. Judged in a window of
+    at least JUDGED_SIDE of the photo's die size, it is flagged, not read."""
+    write_rig_set(tmp_path, Rig(66300, family=1000003, colouring="black", table="wood", printed=True), 2, 3)
+    reader = DiceReader.enroll(tmp_path / "enroll")
+    truth = json.loads((tmp_path / "scene-66301.json").read_text())["dice"]
+    reading = reader.read(cv2.imread(str(tmp_path / "scene-66301.jpg")))
+    forearm = next(d for d in truth if d["face"] == "right-forearm" and d["cocked"])
+    assert not [d for d in reading["dice"] if on_die(d["center"], forearm)]
+    assert tally(reading, truth) == {"right": sum(not d["cocked"] for d in truth), "wrong": 0, "silent": 0, "stray": 0}
+
+
 def test_a_die_the_refiner_doubts_whose_face_is_not_surely_the_sets_is_flagged_not_left_out(bench_readers, monkeypatch):
     """With no look sure enough to read (the bar past reach), the dice whose face is like the set's, or that the
     finder is sure of, are asked about: the table is asked rather than a die left out of the score without a word."""
