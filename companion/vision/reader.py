@@ -54,8 +54,9 @@ FAINT_PEAK = 0.05
 DIE_LIKELY = 0.5  # the refiner's say, a die or not
 SAME_DIE = 0.5  # refined centres closer than this (in sides) are one die
 # the lean judge's window is cut round a die at least this share of the photo's die size: the refiner sized the rig's
-# cocked ivory dice, a whole side showing, at 0.74-0.85 (level dice: p1 0.91 of their photo's), and the judge saw a
-# strip of side, 0.97 level. At 0.9 the bench's cocked dice read 9 -> 7, fresh 1 -> 0, no level die lost; at 1.0 worse
+# cocked dice, a whole side showing, at 0.74-0.85 (level dice: p1 0.91 of their photo's), and the judge saw a strip of
+# side, 0.90-0.97 level. At 0.9 cocked dice read: bench 9 -> 7, fresh 1 -> 0, markerless 0 -> 1; no level die lost or
+# gained. At 1.0 the bench's were worse (11 -> 15 called level)
 JUDGED_SIDE = 0.9
 LEVEL_LIKELY = 0.4  # the lean judge's say, level or cocked (held-out renders: of 845 level dice 29 called cocked,
 # of 521 not level 441 caught; at 0.5, 40 and 460: in play most dice lie level)
@@ -380,7 +381,7 @@ class DiceReader:
         about), or None where it is worth asking about (the finder sure of it, or its face like one of the set's): the
         networks disagree (a dark die on a dark mat in dim light shows little but its print), so the table is asked
         rather than the die left out without a word. Off the mat, where the networks disagree it is a table's
-        pattern (a gingham's squares, searched, were 5 of blue gingham's 10 ms here; no bench die was read there)."""
+        pattern (searching a gingham's squares took blue gingham's 10.5 ms here to 7.1; no bench die was read there)."""
         doubted = [
             (spot, face)
             for spot, face in refined
