@@ -46,6 +46,25 @@ def test_a_frame_of_the_bare_mat_is_said_to_show_no_die(gingham_frames):
     assert [where.no_die for where in where_dice_lie(grays)] == [False] * 6 + [True]
 
 
+def dimmed(gray: np.ndarray, seed: int) -> np.ndarray:
+    """A dim room's frame: exposed at a third, with the sensor's noise."""
+    noise = np.random.default_rng(seed).normal(0, 6, gray.shape)
+    return np.clip(gray * 0.35 + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_dim_rooms_frames_still_say_where_each_die_lies():
+    """Red dice on a busy cloth, the frames a third as bright: a die then differs from its mat by 10-12 grey levels,
+    not 30-50; the bar follows the frames' white, so the dice are not taken for the bare mat (nor the noise for dice)."""
+    rig = Rig(66200, style=0, colouring="red", table="contours")
+    shot = frames(rig, FACE_IDS[:6], 100)
+    bare, _ = rig.photo([], 999)
+    grays = [dimmed(g, k) for k, (g, _) in enumerate(shot)] + [dimmed(cv2.cvtColor(bare, cv2.COLOR_BGR2GRAY), 9)]
+    looked = where_dice_lie(grays)
+    assert [where.no_die for where in looked] == [False] * 6 + [True]
+    for (_, centre), where in zip(shot, looked):
+        assert np.hypot(where.place[0] - centre[0], where.place[1] - centre[1]) < where.reach
+
+
 def test_a_frame_with_two_dice_is_left_to_the_finder(gingham_frames):
     """Two places changed: no one place to look in, so the finder looks everywhere (and finds two dice)."""
     from bench.render.dice_scene import Die
