@@ -75,6 +75,9 @@ CUT_EDGE = 8.0  # grey levels a half-res px: an outline this steep is cut (piece
 STEEPEST = 98  # ... in its steepest 2 % is light alone (blobs holding a piece: 54+; a piece's outline is ~9 % of it)
 # enrollment photos of one size, this many or more, may be whole frames: the board behind them is their median
 MIN_FRAMES = 3
+LEAST_WHITE = 180  # a photo's white (WHITE_RANK) under this is brightened to it (lit boards' photos: 179-239) ...
+WHITE_RANK = 0.995
+MOST_GAIN = 4.0  # ... by this much at most (a photo of the dark alone stays dark)
 MARKER_LOOK = 0.125  # of a photo's short side: how far round a flag outside the graves a board's marker is looked for
 CHANGED = 25  # grey levels off the board behind: where a whole frame's own piece lies ...
 OWN_PIECE = 0.5  # ... over at least this share of a blob (the board's print, its markers: the same in every frame)
@@ -111,13 +114,23 @@ def _mask(image: np.ndarray, light: bool = True, scale: float = 1.0) -> np.ndarr
 
 
 def _working_grey(image: np.ndarray, scale: float = 1.0) -> np.ndarray:
-    """The photo in grey levels at the working scale (``scale``: as ``_mask``)."""
+    """The photo in grey levels at the working scale (``scale``: as ``_mask``), a dim one brightened (``_exposed``)."""
     small = (
         image
         if abs(scale - WORK) < 1e-6
         else cv2.resize(image, None, fx=WORK / scale, fy=WORK / scale, interpolation=cv2.INTER_AREA)
     )
-    return small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return _exposed(small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+
+
+def _exposed(gray: np.ndarray) -> np.ndarray:
+    """A grey photo whose white (its 99.5th percentile) is under LEAST_WHITE brightened to it: the masks' bars are
+    grey levels, and in a dim room's photo a piece stands out of the board by a third as many."""
+    counts = np.cumsum(np.bincount(gray.ravel(), minlength=256))
+    white = int(np.searchsorted(counts, WHITE_RANK * counts[-1]))
+    if white >= LEAST_WHITE:
+        return gray
+    return cv2.convertScaleAbs(gray, alpha=min(MOST_GAIN, LEAST_WHITE / max(white, 1)))
 
 
 def _mask_of(gray: np.ndarray, light: bool, line: int = LINE) -> np.ndarray:
