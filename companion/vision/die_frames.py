@@ -24,7 +24,7 @@ MIN_FRAME = 480  # px: a photo with a shorter short side is one cut round its di
 WORK_WIDTH = 640  # px: frames are compared this wide (a die ~12 px across: where it lies, not its print)
 CHANGED = 20  # grey levels off the mat behind, the exposure evened out, at a white of WHITE: where a frame's die lies
 WHITE = 250  # the frames' white (their bare mat's 99.9th percentile) at which CHANGED holds; a dim room's is lower
-NOISE = 5  # a change is this many times the frame's noise at least (its difference's robust spread)
+NOISE = 5  # a change is this many times the frame's noise at least (its difference's robust spread), to CHANGED
 SPECK = 4  # working px: a change smaller than this is noise or JPEG, not a die's print
 MOST_CHANGED = 0.02  # of a frame: more change than this is no lone die (the camera or the lamp moved)
 SECOND = 0.3  # a second change this big (of the first's area) ...
@@ -97,9 +97,10 @@ def _where_it_changed(gray: np.ndarray, behind: np.ndarray) -> Where | None:
     small = _small(gray)
     gain = float(np.median(behind)) / max(1.0, float(np.median(small)))  # a camera's exposure moves frame to frame
     off = np.abs(small * gain - behind)
-    # a die differs from its mat less in a dim photo (by its exposure), and no change is told from the sensor's noise
+    # a die differs from its mat less in a dim photo (by its exposure), but more than the sensor's noise; never more
+    # than CHANGED (a camera that moved differs all over: that is for MOST_CHANGED to tell)
     white = float(np.percentile(behind, 99.9))
-    bar = max(CHANGED * min(1.0, white / WHITE), NOISE * 1.4826 * float(np.median(off)))
+    bar = min(CHANGED, max(CHANGED * white / WHITE, NOISE * 1.4826 * float(np.median(off))))
     changed = (off >= bar).astype(np.uint8)
     if changed.sum() > MOST_CHANGED * changed.size:
         return None
