@@ -151,7 +151,8 @@ def evaluate(folder: Path, baseline_photos: int) -> dict:
         stray = [u for u in reading["unreadable"] if not any(on_die(u["center"], d) for d in truth)]
         flags_at_no_die += len(stray)
         perfect += ok_photo and not (set(range(len(reading["dice"]))) - used) and not stray
-    base_ms, base_acc = baseline(folder, reader, baseline_photos)
+    # (no baseline photos: none measured, as bench/camera_effects.py reads)
+    base_ms, base_acc = baseline(folder, reader, baseline_photos) if baseline_photos else (float("nan"), float("nan"))
     return {
         "dice": counted,
         "correct": correct / counted,

@@ -113,3 +113,29 @@ def test_a_baseline_of_no_photos_is_a_one_line_error(count):
         timeout=60,
     )
     assert done.returncode == 2 and "--baseline-photos" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("effect", ["turned", "webcam"])
+def test_a_camera_effect_moves_each_dies_truth_with_its_photo(tmp_path, effect):
+    """bench/camera_effects.py: a photo turned or shrunk has its dice's centres and corners where the photo puts them
+    (a bright square drawn at a die's centre is still under it)."""
+    import json
+
+    import cv2
+
+    from bench.camera_effects import taken_with
+
+    photo = np.zeros((720, 1600, 3), np.uint8)
+    cv2.rectangle(photo, (1190, 290), (1210, 310), (255, 255, 255), -1)
+    die = {"face": "skull", "center": [1200.0, 300.0], "corners": [[1190, 290], [1210, 290], [1210, 310], [1190, 310]]}
+    cv2.imwrite(str(tmp_path / "scene-1.jpg"), photo)
+    (tmp_path / "scene-1.json").write_text(json.dumps({"dice": [die]}))
+    out = taken_with(tmp_path, effect, tmp_path.parent / f"{effect}-taken")
+    moved = json.loads((out / "scene-1.json").read_text())["dice"][0]
+    gray = cv2.imread(str(out / "scene-1.jpg"), cv2.IMREAD_GRAYSCALE)
+    x, y = (int(round(v)) for v in moved["center"])
+    assert gray[y, x] > 200 and len(moved["corners"]) == 4
+    assert all(
+        gray[int(round(cy)), int(round(cx))] > 100
+        for cx, cy in np.mean([moved["corners"], [moved["center"]] * 4], axis=0)
+    )
