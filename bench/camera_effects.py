@@ -37,16 +37,17 @@ def _jpeg(im: np.ndarray, rng) -> np.ndarray:
     return cv2.imdecode(cv2.imencode(".jpg", im, [cv2.IMWRITE_JPEG_QUALITY, 40])[1], cv2.IMREAD_COLOR)
 
 
-def _noise(im: np.ndarray, rng, gain: float = 1.0, sigma: float = 8.0) -> np.ndarray:
+def noisy(im: np.ndarray, rng, gain: float = 1.0, sigma: float = 8.0) -> np.ndarray:
+    """The photo exposed at ``gain``, with the sensor's noise (``sigma`` grey levels) added after."""
     return np.clip(im * gain + rng.normal(0, sigma, im.shape), 0, 255).astype(np.uint8)
 
 
 def _dim(im: np.ndarray, rng) -> np.ndarray:  # 1.5 stops under, the sensor's noise as at full exposure
-    return _noise(im, rng, 0.35)
+    return noisy(im, rng, 0.35)
 
 
 def _dark(im: np.ndarray, rng) -> np.ndarray:  # 1.5 stops under, no noise
-    return _noise(im, rng, 0.35, 0.0)
+    return noisy(im, rng, 0.35, 0.0)
 
 
 def _warm(im: np.ndarray, rng) -> np.ndarray:  # a tungsten lamp, the white balance not set for it
@@ -69,12 +70,13 @@ def _shaken(length: int) -> Callable:
     return shaken
 
 
-def _webcam_scale(im: np.ndarray) -> float:
-    return min(1.0, WEBCAM_WIDTH / im.shape[1])
+def _webcam_scale(width: int) -> float:
+    return min(1.0, WEBCAM_WIDTH / width)
 
 
 def _webcam(im: np.ndarray, rng) -> np.ndarray:
-    return cv2.resize(im, None, fx=_webcam_scale(im), fy=_webcam_scale(im), interpolation=cv2.INTER_AREA)
+    scale = _webcam_scale(im.shape[1])
+    return cv2.resize(im, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
 
 
 def _turned(im: np.ndarray, rng) -> np.ndarray:  # the camera mounted a quarter turn round
@@ -84,7 +86,7 @@ def _turned(im: np.ndarray, rng) -> np.ndarray:  # the camera mounted a quarter 
 EFFECTS: dict[str, Callable] = {
     "sharpen": _sharpen,
     "jpeg40": _jpeg,
-    "noise": _noise,
+    "noise": noisy,
     "dark": _dark,
     "dim": _dim,
     "warm": _warm,
@@ -100,7 +102,7 @@ EFFECTS: dict[str, Callable] = {
 def _moved_points(effect: str, shape: tuple[int, ...]) -> Callable[[np.ndarray], np.ndarray]:
     """Where a truth's points (n, 2) lie in the photo the effect made of one ``shape`` big."""
     if effect == "webcam":
-        scale = min(1.0, WEBCAM_WIDTH / shape[1])
+        scale = _webcam_scale(shape[1])
         return lambda p: p * scale
     if effect == "turned":
         return lambda p: np.stack([shape[0] - 1 - p[:, 1], p[:, 0]], axis=1)

@@ -51,6 +51,15 @@ class Where(NamedTuple):
         return REACH * self.extent
 
 
+class MatBehind(NamedTuple):
+    """The bare mat and table behind one fixed camera's frames (their median at the working width), its median level
+    and its white (99.9th percentile): measured once, each frame compared with them."""
+
+    gray: np.ndarray
+    level: float
+    white: float
+
+
 def where_dice_lie(grays: list[np.ndarray]) -> list[Where]:
     """Each photo as it is to be looked in for its one die: where it differs from the other frames of one fixed
     camera, else with everything off the mat (its markers seen) painted over, else as it is."""
@@ -72,17 +81,18 @@ def die_sides(looked_in: list[Where], sides: tuple[float, ...]) -> tuple[float, 
     return tuple(s for s in sides if SIDE_OF_CHANGE[0] * extent <= s <= SIDE_OF_CHANGE[1] * extent) or sides
 
 
-def _mats_behind(grays: list[np.ndarray]) -> dict[tuple[int, ...], np.ndarray]:
+def _mats_behind(grays: list[np.ndarray]) -> dict[tuple[int, ...], MatBehind]:
     """Per photo size held by MIN_FRAMES photos or more, their median at the working width: the bare mat and table,
     if they are one fixed camera's frames, each die somewhere else."""
     by_shape: dict[tuple[int, ...], list[np.ndarray]] = {}
     for gray in grays:
         by_shape.setdefault(gray.shape, []).append(gray)
-    return {
-        shape: np.median(np.stack([_small(g) for g in frames]), axis=0).astype(np.float32)
-        for shape, frames in by_shape.items()
-        if len(frames) >= MIN_FRAMES and min(shape) >= MIN_FRAME
-    }
+    out = {}
+    for shape, frames in by_shape.items():
+        if len(frames) >= MIN_FRAMES and min(shape) >= MIN_FRAME:
+            median = np.median(np.stack([_small(g) for g in frames]), axis=0).astype(np.float32)
+            out[shape] = MatBehind(median, float(np.median(median)), float(np.percentile(median, 99.9)))
+    return out
 
 
 def _small(gray: np.ndarray) -> np.ndarray:
@@ -90,17 +100,16 @@ def _small(gray: np.ndarray) -> np.ndarray:
     return cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-def _where_it_changed(gray: np.ndarray, behind: np.ndarray) -> Where | None:
+def _where_it_changed(gray: np.ndarray, behind: MatBehind) -> Where | None:
     """Where the frame differs from the mat behind it, if that is one die-like place; the bare mat if it differs
     nowhere; None if the frames are not one camera's (it differs all over) or it changed in two places (two dice:
     the finder will say so)."""
     small = _small(gray)
-    gain = float(np.median(behind)) / max(1.0, float(np.median(small)))  # a camera's exposure moves frame to frame
-    off = np.abs(small * gain - behind)
+    gain = behind.level / max(1.0, float(np.median(small)))  # a camera's exposure moves frame to frame
+    off = np.abs(small * gain - behind.gray)
     # a die differs from its mat less in a dim photo (by its exposure), but more than the sensor's noise; never more
     # than CHANGED (a camera that moved differs all over: that is for MOST_CHANGED to tell)
-    white = float(np.percentile(behind, 99.9))
-    bar = min(CHANGED, max(CHANGED * white / WHITE, NOISE * 1.4826 * float(np.median(off))))
+    bar = min(CHANGED, max(CHANGED * behind.white / WHITE, NOISE * 1.4826 * float(np.median(off))))
     changed = (off >= bar).astype(np.uint8)
     if changed.sum() > MOST_CHANGED * changed.size:
         return None

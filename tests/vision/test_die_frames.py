@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from bench.camera_effects import noisy
 from bench.render.dice_scene import IMAGE_W, Rig
 from companion.games.rolling_bones.dice import FACE_IDS
 from companion.vision.die_frames import where_dice_lie
@@ -48,8 +49,7 @@ def test_a_frame_of_the_bare_mat_is_said_to_show_no_die(gingham_frames):
 
 def dimmed(gray: np.ndarray, seed: int) -> np.ndarray:
     """A dim room's frame: exposed at a third, with the sensor's noise."""
-    noise = np.random.default_rng(seed).normal(0, 6, gray.shape)
-    return np.clip(gray * 0.35 + noise, 0, 255).astype(np.uint8)
+    return noisy(gray, np.random.default_rng(seed), 0.35, 6.0)
 
 
 def test_a_dim_rooms_frames_still_say_where_each_die_lies():

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from bench.camera_effects import noisy
 from companion.errors import BadInput
 from companion.vision.graves import load_graves
 from companion.vision.pieces import PieceReader
@@ -466,8 +467,7 @@ def test_a_set_saved_before_silhouettes_were_kept_reads_as_before(reader, graves
 
 def dimmed(image, seed):
     """A dim room's photo: exposed at a third, with the sensor's noise (8 grey levels)."""
-    noise = np.random.default_rng(seed).normal(0, 8, image.shape)
-    return np.clip(image * 0.35 + noise, 0, 255).astype(np.uint8)
+    return noisy(image, np.random.default_rng(seed), 0.35, 8.0)
 
 
 def test_a_dim_rooms_photos_are_read_as_a_lit_rooms(tmp_path, monkeypatch):
