@@ -25,6 +25,8 @@ from bench.common import pin_one_core  # noqa: E402  (first: it sets one BLAS th
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.learn.art import line_kernel  # noqa: E402
+
 SETS = ("table-gingham", "table-busy", "table-family-black", "table-family-ivory", "table-family-blue", "blender")
 WEBCAM_WIDTH = 1280  # px: a 720p camera
 
@@ -63,9 +65,7 @@ def _vignette(im: np.ndarray, rng) -> np.ndarray:  # 35 % darker in the corners
 
 def _shaken(length: int) -> Callable:
     def shaken(im: np.ndarray, rng) -> np.ndarray:  # the camera moved along a line while the shutter was open
-        kernel = np.zeros((length, length), np.float32)
-        kernel[length // 2, :] = 1 / length
-        return cv2.filter2D(im, -1, kernel)
+        return cv2.filter2D(im, -1, line_kernel(length, 0))
 
     return shaken
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from bench.learn.art import FACE_IDS, PATCH, family, view
+from bench.learn.art import FACE_IDS, PATCH, family, line_kernel, view
 
 
 def test_a_family_is_18_distinct_pictograms_with_mirrored_limbs():
@@ -36,3 +36,13 @@ def test_a_view_is_a_normalised_patch_of_the_pictogram():
         for _ in range(10)
     ]
     assert np.mean(same) > np.mean(mirrored) + 0.03
+
+
+def test_a_shaken_view_is_smeared_along_one_line():
+    kernel = line_kernel(7, 90)
+    assert abs(float(kernel.sum()) - 1) < 1e-6 and np.count_nonzero(kernel[:, 3]) == 7  # down the middle column
+    assert np.count_nonzero(kernel) == 7
+    art = family(11)
+    sharp = view(art["skull"], np.random.default_rng(2), dark_die=True)
+    shaken = view(art["skull"], np.random.default_rng(2), dark_die=True, shaken=1.0)
+    assert shaken.shape == sharp.shape and not np.allclose(shaken, sharp)

@@ -91,7 +91,9 @@ def family(seed: int) -> dict[str, np.ndarray]:
     return out
 
 
-def view(mask: np.ndarray, rng: np.random.Generator, size: int = PATCH, dark_die: bool | None = None) -> np.ndarray:
+def view(
+    mask: np.ndarray, rng: np.random.Generator, size: int = PATCH, dark_die: bool | None = None, shaken: float = 0.0
+) -> np.ndarray:
     """A face patch of ``mask`` as a camera and the reader's cut would give it (float32, zero mean, unit spread).
     ``dark_die``: light print on a dark die, or dark on light (None: either); one set of dice is one or the other.
 
@@ -126,6 +128,8 @@ def view(mask: np.ndarray, rng: np.random.Generator, size: int = PATCH, dark_die
     corners += rng.normal(0, 3.5, size=2) + rng.normal(0, 2.5, size=(4, 2))  # shifted, and each corner its own way
     square = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
     face = cv2.warpPerspective(scene, cv2.getPerspectiveTransform(corners.astype(np.float32), square), (SIZE, SIZE))
+    if shaken and rng.random() < shaken:  # this share of views taken by a camera that moved while the shutter was open
+        face = cv2.filter2D(face, -1, line_kernel(rng.uniform(*SHAKE) * SIZE, rng.uniform(0, 180)))
     sigma = rng.uniform(0.3, 2.2)
     face = cv2.GaussianBlur(face, (0, 0), sigma)
     small = cv2.resize(face, (size, size), interpolation=cv2.INTER_AREA)
@@ -135,6 +139,20 @@ def view(mask: np.ndarray, rng: np.random.Generator, size: int = PATCH, dark_die
         ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
         small = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
     return normalise(small)
+
+
+SHAKE = (0.03, 0.2)  # a shaken camera's smear, as a share of the die's side (the camera effects' 3-7 px: 0.06-0.15)
+
+
+def line_kernel(length: float, degrees: float) -> np.ndarray:
+    """A blur along a line ``length`` px long at ``degrees``: what a camera moving while the shutter is open does."""
+    size = int(np.ceil(length)) | 1
+    kernel = np.zeros((size, size), np.float32)
+    half = (length - 1) / 2
+    dx, dy = half * np.cos(np.radians(degrees)), half * np.sin(np.radians(degrees))
+    c = size // 2
+    cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1, cv2.LINE_AA)
+    return kernel / kernel.sum()
 
 
 CONTEXT = 24  # px of surroundings drawn round the 96 px top face: what a cut a quarter off takes in

@@ -27,6 +27,7 @@ import numpy as np
 from bench.learn.art import FACE_IDS, PATCH, family, normalise, view
 from companion.games.rolling_bones.dice import MIRROR
 
+SHOTS, QUERIES = 3, 5  # a drawn set's enrolled views and queries a face
 MARGIN = 0.1  # cosine similarity the best face must lead by to be read (embedding); the baseline's too
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data" / "dice"
 
@@ -69,23 +70,28 @@ def name(embed, support: dict[str, np.ndarray], queries: list[tuple[str, np.ndar
     }
 
 
-def drawn_set(art: dict[str, np.ndarray], dark: bool, rng: np.random.Generator, shots: int = 3, queries: int = 5):
-    """A drawn set of dice: ``shots`` enrolled views a face, and ``queries`` views a face at a random quarter turn."""
-    support = {f: np.stack([view(art[f], rng, dark_die=dark) for _ in range(shots)]) for f in FACE_IDS}
-    asked = [(f, np.rot90(view(art[f], rng, dark_die=dark), rng.integers(4))) for f in FACE_IDS for _ in range(queries)]
+def drawn_set(art: dict[str, np.ndarray], dark: bool, rng: np.random.Generator, shaken: float = 0.0):
+    """A drawn set of dice: SHOTS enrolled views a face, and QUERIES views a face at a random quarter turn (this share
+    of them shaken: art.SHAKE)."""
+    support = {f: np.stack([view(art[f], rng, dark_die=dark) for _ in range(SHOTS)]) for f in FACE_IDS}
+    asked = [
+        (f, np.rot90(view(art[f], rng, dark_die=dark, shaken=shaken), rng.integers(4)))
+        for f in FACE_IDS
+        for _ in range(QUERIES)
+    ]
     return support, asked
 
 
-def procedural(seeds: range, rng: np.random.Generator):
+def procedural(seeds: range, rng: np.random.Generator, shaken: float = 0.0):
     for seed in seeds:
-        yield drawn_set(family(seed), bool(seed % 2), rng)  # one set of dice: dark or light, every photo
+        yield drawn_set(family(seed), bool(seed % 2), rng, shaken)  # one set of dice: dark or light, every photo
 
 
-def repo_styles(rng: np.random.Generator):
+def repo_styles(rng: np.random.Generator, shaken: float = 0.0):
     from bench.render.glyphs import glyph
 
     for style in range(5):
-        yield (style, *drawn_set({f: glyph(f, style) for f in FACE_IDS}, style != 1, rng))  # style 1: ivory dice
+        yield (style, *drawn_set({f: glyph(f, style) for f in FACE_IDS}, style != 1, rng, shaken))  # 1: ivory dice
 
 
 def cut(image: np.ndarray, corners: list[list[float]]) -> np.ndarray:
@@ -127,16 +133,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model", type=Path)
     parser.add_argument("--families", type=int, default=100, help="held-out procedural families")
+    parser.add_argument("--shaken", type=float, default=0.0, help="share of the drawn queries shaken (art.SHAKE)")
     args = parser.parse_args()
     embed = Embedder(args.model)
     rng = np.random.default_rng(5)
     print(f"embedding {args.model} ({args.model.stat().st_size / 1e6:.1f} MB); margin bar {MARGIN}")
     ours, base = [], []
-    for support, queries in procedural(range(10**6, 10**6 + args.families), rng):
+    for support, queries in procedural(range(10**6, 10**6 + args.families), rng, args.shaken):
         ours.append(name(embed, support, queries))
         base.append(name(raw, support, queries))
     report(f"procedural, {args.families} unseen families", pooled(ours), pooled(base))
-    for style, support, queries in repo_styles(rng):
+    for style, support, queries in repo_styles(rng, args.shaken):
         report(f"repo art style {style} (never trained on)", name(embed, support, queries), name(raw, support, queries))
     for folder in sorted(DATA.glob("blender*")):
         support, queries = photo_set(folder)

@@ -55,12 +55,14 @@ def network(patch: int = PATCH):
     return Embed()
 
 
-def batch(seeds: list[int], rng: np.random.Generator, patch: int = PATCH) -> np.ndarray:
+def batch(seeds: list[int], rng: np.random.Generator, patch: int = PATCH, shaken: float = 0.0) -> np.ndarray:
     """[families * 18 faces, VIEWS, 1, patch, patch] views."""
     out = []
     for seed in seeds:
         art, dark = family(seed), bool(rng.random() < 0.6)  # one set of dice is dark or light throughout
-        out += [[view(art[face], rng, patch, dark_die=dark)[None] for _ in range(VIEWS)] for face in FACE_IDS]
+        out += [
+            [view(art[face], rng, patch, dark_die=dark, shaken=shaken)[None] for _ in range(VIEWS)] for face in FACE_IDS
+        ]
     return np.asarray(out, np.float32)
 
 
@@ -79,6 +81,7 @@ def main() -> None:
     parser.add_argument("--start-from", type=Path, help="a trained embedding (ONNX) to train on")
     parser.add_argument("--margin", type=float, default=0.0, help="cosine similarity a query must lead by")
     parser.add_argument("--lr", type=float, default=2e-3, help="the learning rate's peak")
+    parser.add_argument("--shaken", type=float, default=0.0, help="share of views smeared along a line (art.SHAKE)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -91,7 +94,7 @@ def main() -> None:
     budget = args.minutes * 60
     while time.perf_counter() - started < budget:
         seeds = list(rng.integers(0, args.families, size=args.per_step))
-        x = torch.from_numpy(batch(seeds, rng, args.patch))
+        x = torch.from_numpy(batch(seeds, rng, args.patch, args.shaken))
         n = x.shape[0]
         emb = net(x.reshape(-1, 1, args.patch, args.patch)).reshape(n, VIEWS, -1)
         protos = F.normalize(emb[:, :2].mean(1), dim=1)
