@@ -151,8 +151,9 @@ LOOK_AROUND = (
     *((0.0, 0.0, 0.0, scale) for scale in (0.88, 1.13)),
 )
 # older sets are enrolled again: 1, the correlation reader's; 2, faces cut before normalise(); 3, faces cut at the
-# finder's spot, not where the refiner puts them; 4, the embedding before it learned to lead by a margin
-SET_VERSION = 5
+# finder's spot, not where the refiner puts them; 4, the embedding before it learned to lead by a margin; 5, the
+# embedding before it saw shaken photos
+SET_VERSION = 6
 
 
 class Decision(NamedTuple):
