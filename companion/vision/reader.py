@@ -612,11 +612,7 @@ def _from_face_folders(folder: Path) -> tuple[float, list[tuple[str, np.ndarray,
         if where.no_die:
             left_out.append((face, f"{path}: no die found in the photo (it is the bare mat)"))
             continue
-        dice = [
-            die
-            for die in _dice_in(where.gray, side)
-            if where.place is None or _within(die[1].centre, where.reach, [where.place])
-        ]
+        dice = _dice_in(where.gray, side, where.place, where.reach)
         if not dice:
             left_out.append((face, f"{path}: no die found in the photo"))
             continue
@@ -657,18 +653,23 @@ def _from_sheets(paths: list[Path]) -> tuple[float, list[tuple[str, np.ndarray, 
     return side, shown, left_out
 
 
-def _dice_in(gray: np.ndarray, side: float) -> list[tuple[Spot, Refined]]:
-    """The dice of an enrollment photo, one a die, the refiner's dice first, each way the finder's likeliest
-    first: the finder's spots down to ENROLL_PEAK, and fainter ones down to ENROLL_LOOK that the refiner calls
-    dice, but not a die's shadow. A die is known to lie there: the finder, at 16 px a die, misses some whose body is
-    as grey as the mat, and the refiner, closer, sees them. It only adds: it has called a clear die in a printed box
-    none, and faint spots by a die (its side, its shadow) dice."""
+def _dice_in(
+    gray: np.ndarray, side: float, place: tuple[float, float] | None = None, reach: float = 0.0
+) -> list[tuple[Spot, Refined]]:
+    """The dice of an enrollment photo (within ``reach`` px of ``place``, if given), one a die, the refiner's dice
+    first, each way the finder's likeliest first: the finder's spots down to ENROLL_PEAK, and fainter ones down to
+    ENROLL_LOOK that the refiner calls dice, but not a die's shadow. A die is known to lie there: the finder, at 16 px
+    a die, misses some whose body is as grey as the mat, and the refiner, closer, sees them. It only adds: it has
+    called a clear die in a printed box none, and faint spots by a die (its side, its shadow) dice."""
     spots = find_spots(gray, side, ENROLL_LOOK)[:ENROLL_CANDIDATES]
     refined = zip(spots, refine(gray, spots, side))
     dice = _one_a_die(
         [(spot, face) for spot, face in refined if spot.likelihood >= ENROLL_PEAK or face.die >= DIE_LIKELY]
     )
-    # a die's long shadow, dark and die-sized, is taken for a die by both networks; its edges are soft all over
+    if place is not None:
+        dice = [die for die in dice if _within(die[1].centre, reach, [place])]
+    # a die's long shadow, dark and die-sized, is taken for a die by both networks; its edges are soft all over, beside
+    # its die's (measured against the mat's markers, a light die shaken along a line was taken for a shadow)
     steepest = [_steepest(gray, face.centre, side) for _, face in dice]
     bar = SHADOW_EDGES * max(steepest, default=0.0)
     dice = [die for die, edges in zip(dice, steepest) if edges >= bar]
