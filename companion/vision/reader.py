@@ -397,26 +397,32 @@ class DiceReader:
         for (spot, face), decision in zip(doubted, decisions):
             if not _apart(face, [f for f, _ in faint]):
                 continue
-            if decision.similarity >= FAINTLY_LIKE or spot.likelihood >= FLAG_PEAK:
-                searched = self.decide_searching(gray, face)
-                if searched.similarity >= FAINT_SURE:
-                    faint.append((face, searched))
-                    continue
+            searched = self._surely_searched(gray, spot, face, decision)
+            if searched is not None:
+                faint.append((face, searched))
+                continue
             if _worth_asking(spot, decision):
                 faint.append((face, None))
         return faint
 
-    def _searched_if_like_none(self, gray: np.ndarray, mat: SeenMat, spot: Spot, face: Refined, decision: Decision):
-        """A level die on the mat whose face, looked at around, is like none of the set's but a little like one (or the
-        finder sure of it), decided where a search finds it surely one (FAINT_SURE), as a faint die is: a dark die on a
-        dark mat in dim light shows only its print, and the refiner's turn for it may be a guess (dev scene-00208's
-        skull: 0.51 alike at its turn, 0.83 searched; left out without a word)."""
+    def _searched_if_like_none(
+        self, gray: np.ndarray, mat: SeenMat, spot: Spot, face: Refined, decision: Decision
+    ) -> Decision:
+        """A level die on the mat whose face, looked at around, is like none of the set's, decided where a search finds
+        it surely one, as a faint die is: a dark die on a dark mat in dim light shows only its print, and the refiner's
+        turn for it may be a guess (dev scene-00208's skull: 0.51 alike at its turn, 0.83 searched; it was left out
+        without a word)."""
         if decision.similarity >= MIN_SIMILARITY or spot.likelihood < CANDIDATE_PEAK or not mat.holds(face.centre):
             return decision
+        return self._surely_searched(gray, spot, face, decision) or decision
+
+    def _surely_searched(self, gray: np.ndarray, spot: Spot, face: Refined, decision: Decision) -> Decision | None:
+        """A die's decision searched for (``decide_searching``) where its face is a little like one of the set's
+        (FAINTLY_LIKE) or the finder is sure of it (FLAG_PEAK), if the search finds it surely one (FAINT_SURE)."""
         if decision.similarity < FAINTLY_LIKE and spot.likelihood < FLAG_PEAK:
-            return decision
+            return None
         searched = self.decide_searching(gray, face)
-        return searched if searched.similarity >= FAINT_SURE else decision
+        return searched if searched.similarity >= FAINT_SURE else None
 
     def decide_searching(self, gray: np.ndarray, face: Refined) -> Decision:
         """A die's decision where its face looks most like a face, cut at every SEARCH_TURN degrees and, where that
