@@ -67,7 +67,7 @@ def where_dice_lie(grays: list[np.ndarray]) -> list[Where]:
     out = []
     for gray in grays:
         where = _where_it_changed(gray, behind[gray.shape]) if gray.shape in behind else None
-        out.append(where or _on_the_mat(gray))
+        out.append(where or on_the_mat(gray))
     return out
 
 
@@ -134,7 +134,7 @@ def _where_it_changed(gray: np.ndarray, behind: MatBehind) -> Where | None:
     return Where(gray, centre, extent * to_photo)
 
 
-def _on_the_mat(gray: np.ndarray) -> Where:
+def on_the_mat(gray: np.ndarray) -> Where:
     """A photo with its mat's markers seen: the markers, and all off the mat, painted over in the mat's colour (a die
     lies on the mat; a marker, a table's print or its edge is as like a die as anything)."""
     mat = mat_outline(gray)

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..errors import BadInput
 from .board import SeenMat, on_a_marker
-from .die_frames import die_sides, where_dice_lie
+from .die_frames import die_sides, on_the_mat, where_dice_lie
 from .edges import slope
 from .embedding import PATCH, cut_face, embed
 from .finding import ENROLL_PEAK, LEVEL_PEAK, Spot, find_spots
@@ -129,6 +129,11 @@ ENROLL_SIDES = tuple(float(s) for s in np.geomspace(14, 200, 24))  # px: die siz
 DIE_MM = (10.0, 30.0)  # dice this small to this big: the sizes tried on teaching-sheet photos
 SECOND_DIE = 0.6  # an enrollment photo whose second likeliest die is this likely (of its first) shows two dice
 ENROLL_LOOK = 0.02  # an enrollment photo's spots this faint are looked at again (a die is known to lie there)
+# a whole frame whose change from the camera's other frames shows no die (none: the bare mat, or a die as faint as a
+# dim room's noise, blue dice on a dark felt: 39 of 54 frames; a speck of that noise) is looked at all over the mat,
+# and a die taken where the finder is this sure of one (those frames' dice 0.48-0.87; elsewhere on the mat, where
+# the refiner saw a die, 0.35 at most)
+UNCHANGED_PEAK = 0.5
 ENROLL_CANDIDATES = 64  # at most this many spots a photo are looked at again (a sheet holds 18 dice)
 # an enrolled face, embedded at each of these (shift as a share of the side, turn in degrees, scale)
 VARIANTS = tuple(
@@ -627,13 +632,16 @@ def _from_face_folders(folder: Path) -> tuple[float, list[tuple[str, np.ndarray,
     sides = die_sides(looked_in, ENROLL_SIDES)
     side = _likeliest_side([(where.gray, [where.place], where.reach) for where in looked_in], sides)
     shown, left_out = [], []
-    for (face, path, _), where in zip(photos, looked_in):
-        if where.no_die:
-            left_out.append((face, f"{path}: no die found in the photo (it is the bare mat)"))
-            continue
-        dice = _dice_in(where.gray, side, where.place, where.reach)
+    for (face, path, gray), where in zip(photos, looked_in):
+        dice = [] if where.no_die else _dice_in(where.gray, side, where.place, where.reach)
+        if where.no_die or (not dice and where.place is not None):
+            # the frame's change shows no die (a die as faint as a dim room's noise; a speck of noise taken for it)
+            dice = _dice_in(on_the_mat(gray).gray, side)
+            dice = dice if _surely_a_die(dice) else []
         if not dice:
-            left_out.append((face, f"{path}: no die found in the photo"))
+            left_out.append(
+                (face, f"{path}: no die found in the photo{' (it is the bare mat)' if where.no_die else ''}")
+            )
             continue
         spot, seen = dice[0]
         # another die: about as likely to the finder, and a die to the refiner too if the first is one to it
@@ -693,6 +701,12 @@ def _dice_in(
     bar = SHADOW_EDGES * max(steepest, default=0.0)
     dice = [die for die, edges in zip(dice, steepest) if edges >= bar]
     return sorted(dice, key=lambda pair: (pair[1].die < DIE_LIKELY, -pair[0].likelihood))
+
+
+def _surely_a_die(dice: list[tuple[Spot, Refined]]) -> bool:
+    """Whether the first of an enrollment photo's ``dice`` is one the finder is sure of (UNCHANGED_PEAK) and the refiner
+    takes for a die."""
+    return bool(dice) and dice[0][0].likelihood >= UNCHANGED_PEAK and dice[0][1].die >= DIE_LIKELY
 
 
 def _likeliest_side(photos: list[tuple], sides: tuple[float, ...]) -> float:
