@@ -1,5 +1,5 @@
-"""The dice reader on its sets as another camera would take them: sharpened, coarse JPEG, noisy, dim, a lamp's
-colour, a 720p webcam, vignetting, shaken, a quarter turn round.
+"""The dice reader on its sets as another camera would take them: sharpened, coarse JPEG, noisy, dim, a stop over,
+hazy, a lamp's or a tube's colour, a 720p or a VGA webcam, vignetting, shaken, a quarter turn round.
 
 Each effect is applied to every photo of a set, its enrollment frames too (one camera), or with --photos-only to the
 photos alone (enrolled in one light, played in another), and the set is enrolled and read as bench/dice_read.py reads
@@ -29,6 +29,7 @@ from bench.learn.art import line_kernel  # noqa: E402
 
 SETS = ("table-gingham", "table-busy", "table-family-black", "table-family-ivory", "table-family-blue", "blender")
 WEBCAM_WIDTH = 1280  # px: a 720p camera
+VGA_WIDTH = 640  # px: an old webcam's
 
 
 def _sharpen(im: np.ndarray, rng) -> np.ndarray:  # a phone's unsharp mask
@@ -52,6 +53,18 @@ def _dark(im: np.ndarray, rng) -> np.ndarray:  # 1.5 stops under, no noise
     return noisy(im, rng, 0.35, 0.0)
 
 
+def _bright(im: np.ndarray, rng) -> np.ndarray:  # a stop over: light dice and paper blown out to white
+    return noisy(im, rng, 2.0, 0.0)
+
+
+def _hazy(im: np.ndarray, rng) -> np.ndarray:  # half the contrast: a lamp's flare, a dusty lens
+    return (0.5 * im + 100).astype(np.uint8)
+
+
+def _green(im: np.ndarray, rng) -> np.ndarray:  # an old fluorescent tube, the white balance not set for it
+    return np.clip(im * np.array([0.8, 1.15, 0.75]), 0, 255).astype(np.uint8)
+
+
 def _warm(im: np.ndarray, rng) -> np.ndarray:  # a tungsten lamp, the white balance not set for it
     return np.clip(im * np.array([0.7, 0.95, 1.2]), 0, 255).astype(np.uint8)
 
@@ -70,13 +83,17 @@ def _shaken(length: int) -> Callable:
     return shaken
 
 
-def _webcam_scale(width: int) -> float:
-    return min(1.0, WEBCAM_WIDTH / width)
+def _webcam_scale(width: int, webcam: int = WEBCAM_WIDTH) -> float:
+    return min(1.0, webcam / width)
 
 
-def _webcam(im: np.ndarray, rng) -> np.ndarray:
-    scale = _webcam_scale(im.shape[1])
+def _webcam(im: np.ndarray, rng, webcam: int = WEBCAM_WIDTH) -> np.ndarray:
+    scale = _webcam_scale(im.shape[1], webcam)
     return cv2.resize(im, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
+def _vga(im: np.ndarray, rng) -> np.ndarray:
+    return _webcam(im, rng, VGA_WIDTH)
 
 
 def _turned(im: np.ndarray, rng) -> np.ndarray:  # the camera mounted a quarter turn round
@@ -89,9 +106,13 @@ EFFECTS: dict[str, Callable] = {
     "noise": noisy,
     "dark": _dark,
     "dim": _dim,
+    "bright": _bright,
+    "hazy": _hazy,
     "warm": _warm,
+    "green": _green,
     "vignette": _vignette,
     "webcam": _webcam,
+    "vga": _vga,
     "turned": _turned,
     "shaken3": _shaken(3),
     "shaken5": _shaken(5),
@@ -101,8 +122,8 @@ EFFECTS: dict[str, Callable] = {
 
 def _moved_points(effect: str, shape: tuple[int, ...]) -> Callable[[np.ndarray], np.ndarray]:
     """Where a truth's points (n, 2) lie in the photo the effect made of one ``shape`` big."""
-    if effect == "webcam":
-        scale = _webcam_scale(shape[1])
+    if effect in ("webcam", "vga"):
+        scale = _webcam_scale(shape[1], WEBCAM_WIDTH if effect == "webcam" else VGA_WIDTH)
         return lambda p: p * scale
     if effect == "turned":
         return lambda p: np.stack([shape[0] - 1 - p[:, 1], p[:, 0]], axis=1)
