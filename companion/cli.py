@@ -139,7 +139,7 @@ def dice_enroll(args: argparse.Namespace) -> None:
     folder = reader.save(args.set)
     print(
         f"enrolled {len(set(reader.labels))} faces from {args.dir} as set {args.set!r} ({folder}); "
-        f"die {reader.die_side:.0f} px across"
+        f"die {reader.photo_die_side:.0f} px across"
     )
     if reader.left_out:
         print(

@@ -118,6 +118,16 @@ MARKER_LOOK = 4.0  # a flag's surroundings this many die sides each way are sear
 # px: enrolled dice smaller are judged level or cocked from windows blown up (the lean judge sees 1.75 sides at 40 px:
 # 23 px a side): the table sets shrunk to 18 px dice read 9 of 28 cocked dice as level, at full size 4
 SMALL_DIE = 20.0
+# px: dice found smaller than this in the enrollment photos (a VGA webcam's over the mat: 10-13 px) are enrolled and
+# read in photos looked at ZOOM times as big: the finder and refiner learned dice 16 px across and up (the six table
+# sets through bench/camera_effects.py's vga: 168 of 370 level dice read, two sets refused; twice as big, 316 of 329)
+ZOOM_BELOW = 16.0
+ZOOM = 2.0
+# ... or whose photos, this narrow or less, leave some out: the die size is the finder's surest of ENROLL_SIDES, and
+# at 10-13 px it is surer of a table's or a mat's print at a bigger size (VGA frames on gingham: 56 px, 14 photos of
+# 54 left out; twice as big, 20 px, none). Twice as big is kept if its dice are under ZOOM_BELOW as taken and it shows
+# as many photos or more
+ZOOM_WIDTH = 1024
 # a die read this much less like its face than the photo's clear dice (their median) is looked at around too, as a
 # die not clear is: a die whose turn the refiner got wrong (a ring-framed art with light marks at its edges' middles,
 # on a mat as dark as the dice: 14 degrees off at the median, 42 at worst) can still be read clearly as its face's
@@ -186,15 +196,23 @@ class DiceReader:
     left_out: list[str] = field(default_factory=list)  # enrollment photos not learned from, each with why
     face_side: float | None = None  # px: the enrolled faces' median side as the refiner sizes them (None: not known)
     blurred: np.ndarray | None = None  # (n, 64): ``vectors``' faces embedded blurred (ENROLL_BLUR; None: not known)
+    zoom: float = (
+        1.0  # photos are looked at this many times as big (ZOOM: the enrolled dice were small); sizes above too
+    )
+
+    @property
+    def photo_die_side(self) -> float:
+        """px: the enrolled die size in the photos as taken."""
+        return self.die_side / self.zoom
 
     # -- enrollment ---------------------------------------------------------------------------
 
     def size_warning(self) -> str | None:
         """What to change when the enrolled dice are too small in the photo for a low lean to be seen; else None."""
-        if self.die_side >= SMALL_DIE:
+        if self.photo_die_side >= SMALL_DIE:
             return None
         return (
-            f"the dice are {self.die_side:.0f} px across: under {SMALL_DIE:.0f} px a cocked die may be read as level; "
+            f"the dice are {self.photo_die_side:.0f} px across: under {SMALL_DIE:.0f} px a cocked die may be read as level; "
             "move the camera closer or raise its resolution, and teach the dice again"
         )
 
@@ -205,10 +223,17 @@ class DiceReader:
         folder = Path(folder)
         sheets = sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES) if folder.is_dir() else []
         found = _from_sheets(sheets) if sheets else _from_face_folders(folder)
-        return cls._learned(*found)
+        side, shown, left_out = found
+        if (side >= ZOOM_BELOW and not left_out) or not _small_photos(shown, left_out):
+            return cls._learned(*found)
+        zoomed = _from_sheets(sheets, ZOOM) if sheets else _from_face_folders(folder, ZOOM)
+        small = zoomed[0] / ZOOM < ZOOM_BELOW and len(zoomed[1]) >= len(shown)  # (dice that big: the first look stands)
+        return cls._learned(*zoomed, ZOOM) if small else cls._learned(*found)
 
     @classmethod
-    def _learned(cls, side: float, shown: list[tuple[str, np.ndarray, Spot]], left_out: list[tuple[str, str]]):
+    def _learned(
+        cls, side: float, shown: list[tuple[str, np.ndarray, Spot]], left_out: list[tuple[str, str]], zoom: float = 1.0
+    ):
         from ..games.rolling_bones.dice import FACE_IDS  # the face ids only: names, not rules
 
         for face in FACE_IDS:
@@ -220,7 +245,7 @@ class DiceReader:
         blurred = np.array([v for cut in patches for v in _prototypes(cut, ENROLL_BLUR)], np.float32)
         labels = [face for face, _, _ in shown for _ in range(4)]
         face_side = float(np.median([face.side for _, face in faces]))
-        return cls(side, vectors, labels, [why for _, why in left_out], face_side, blurred)
+        return cls(side, vectors, labels, [why for _, why in left_out], face_side, blurred, zoom)
 
     def photos_learned(self) -> dict[str, int]:
         """Per face, how many of its enrollment photos were learned from."""
@@ -235,12 +260,13 @@ class DiceReader:
                 "die_side": self.die_side,
                 **({"face_side": self.face_side} if self.face_side else {}),
                 **({"blurred": self.blurred} if self.blurred is not None else {}),
+                **({"zoom": self.zoom} if self.zoom != 1.0 else {}),
                 "vectors": self.vectors,
                 "labels": np.array(self.labels),
             },
             {
                 "faces": sorted(set(self.labels)),
-                "die_side_px": round(self.die_side, 1),
+                "die_side_px": round(self.photo_die_side, 1),
                 "photos_learned": self.photos_learned(),
             },
         )
@@ -252,19 +278,22 @@ class DiceReader:
             raise enroll_again("dice", name, f"dice set {name!r} was enrolled by an older version of the reader")
         face_side = float(data["face_side"]) if "face_side" in data else None  # (sets saved before session 45)
         blurred = data["blurred"] if "blurred" in data else None
-        return cls(float(data["die_side"]), data["vectors"], [str(x) for x in data["labels"]], [], face_side, blurred)
+        zoom = float(data["zoom"]) if "zoom" in data else 1.0
+        return cls(
+            float(data["die_side"]), data["vectors"], [str(x) for x in data["labels"]], [], face_side, blurred, zoom
+        )
 
     # -- reading ------------------------------------------------------------------------------
 
     def read(self, image: np.ndarray) -> dict[str, Any]:
         start = time.perf_counter()
-        gray = _grey(image)
+        gray = _zoomed(_grey(image), self.zoom)
         mat = SeenMat(gray)
         refined, found, is_level = self._find_dice(gray, mat)
         level = [die for die, flat in zip(found, is_level) if flat]
         first_looks = embed(cut_face(gray, f.centre, f.turn, f.side) for _, f in level)
         focused = self._in_focus_of(first_looks)
-        return focused._read_found(gray, mat, refined, found, is_level, level, first_looks, start)
+        return _unzoomed(focused._read_found(gray, mat, refined, found, is_level, level, first_looks, start), self.zoom)
 
     def _in_focus_of(self, first_looks: np.ndarray) -> DiceReader:
         """This reader, or its twin holding the enrolled faces blurred where the photo's dice are more like those (the
@@ -621,12 +650,16 @@ def _prototypes(patches: list[np.ndarray], blur: float = 0.0) -> list[np.ndarray
     return out
 
 
-def _from_face_folders(folder: Path) -> tuple[float, list[tuple[str, np.ndarray, Spot]], list[tuple[str, str]]]:
+def _from_face_folders(
+    folder: Path, zoom: float = 1.0
+) -> tuple[float, list[tuple[str, np.ndarray, Spot]], list[tuple[str, str]]]:
     """The die size, and each photo's one die, from DIR/<face>/*.jpg: photos cut round their die, or the table
-    camera's whole frames (die_frames.py says where in them a die may lie)."""
+    camera's whole frames (die_frames.py says where in them a die may lie); each photo looked at ``zoom`` times as big."""
     from ..games.rolling_bones.dice import FACE_IDS  # the face ids only: names, not rules
 
-    photos = [(face, path, _grey(image)) for face, path, image in enrollment_photos(folder, FACE_IDS, "face")]
+    photos = [
+        (face, path, _zoomed(_grey(image), zoom)) for face, path, image in enrollment_photos(folder, FACE_IDS, "face")
+    ]
     looked_in = where_dice_lie([gray for _, _, gray in photos])
     # (the finder, at a tenth of the die's size, can be surer of a pictogram's strokes than of the die)
     sides = die_sides(looked_in, ENROLL_SIDES)
@@ -657,11 +690,13 @@ def _from_face_folders(folder: Path) -> tuple[float, list[tuple[str, np.ndarray,
     return side, shown, left_out
 
 
-def _from_sheets(paths: list[Path]) -> tuple[float, list[tuple[str, np.ndarray, Spot]], list[tuple[str, str]]]:
-    """The die size, and the die on each place of each teaching-sheet photo."""
+def _from_sheets(
+    paths: list[Path], zoom: float = 1.0
+) -> tuple[float, list[tuple[str, np.ndarray, Spot]], list[tuple[str, str]]]:
+    """The die size, and the die on each place of each teaching-sheet photo (looked at ``zoom`` times as big)."""
     photos = []
     for path in paths:
-        gray = _grey(read_photo(path))
+        gray = _zoomed(_grey(read_photo(path)), zoom)
         places, px_per_mm = places_in_photo(gray, str(path))
         photos.append((path, gray, places, px_per_mm))
     px_per_mm = float(np.median([p[3] for p in photos]))
@@ -701,6 +736,11 @@ def _dice_in(
     bar = SHADOW_EDGES * max(steepest, default=0.0)
     dice = [die for die, edges in zip(dice, steepest) if edges >= bar]
     return sorted(dice, key=lambda pair: (pair[1].die < DIE_LIKELY, -pair[0].likelihood))
+
+
+def _small_photos(shown: list[tuple[str, np.ndarray, Spot]], left_out: list) -> bool:
+    """Whether an enrollment's photos are ZOOM_WIDTH px wide or less (those shown: one is enough to say)."""
+    return bool(shown) and shown[0][1].shape[1] <= ZOOM_WIDTH or not shown
 
 
 def _surely_a_die(dice: list[tuple[Spot, Refined]]) -> bool:
@@ -744,6 +784,22 @@ def _die_read(decision: Decision, centre: list[float]) -> dict[str, Any]:
 
 def _rounded(centre: tuple[float, float]) -> list[float]:
     return [round(centre[0], 1), round(centre[1], 1)]
+
+
+def _zoomed(gray: np.ndarray, zoom: float) -> np.ndarray:
+    """``gray`` looked at ``zoom`` times as big (as it is at 1)."""
+    return gray if zoom == 1.0 else cv2.resize(gray, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+
+
+def _unzoomed(reading: dict[str, Any], zoom: float) -> dict[str, Any]:
+    """A reading of a photo looked at ``zoom`` times as big, its dice and flags placed in the photo as taken."""
+    if zoom == 1.0:
+        return reading
+    placed = {
+        key: [{**item, "center": [round(c / zoom, 1) for c in item["center"]]} for item in reading[key]]
+        for key in ("dice", "unreadable")
+    }
+    return {**reading, **placed}
 
 
 def _grey(image: np.ndarray) -> np.ndarray:

@@ -100,7 +100,7 @@ def learn():
     current_app.extensions["referee"].reader = reader.read
     return _status(
         learned=reader.photos_learned(),
-        die_side=round(reader.die_side, 1),
+        die_side=round(reader.photo_die_side, 1),
         left_out=reader.left_out,
         warning=reader.size_warning(),
     )
