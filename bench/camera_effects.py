@@ -1,5 +1,5 @@
 """The dice reader on its sets as another camera would take them: sharpened, coarse JPEG, noisy, dim, a stop over,
-hazy, a lamp's or a tube's colour, a 720p or a VGA webcam, vignetting, shaken, a quarter turn round.
+hazy, a lamp's or a tube's colour, a lamp's glare, a 720p or a VGA webcam, vignetting, shaken, a quarter turn round.
 
 Each effect is applied to every photo of a set, its enrollment frames too (one camera), or with --photos-only to the
 photos alone (enrolled in one light, played in another), and the set is enrolled and read as bench/dice_read.py reads
@@ -61,6 +61,14 @@ def _hazy(im: np.ndarray, rng) -> np.ndarray:  # half the contrast: a lamp's fla
     return (0.5 * im + 100).astype(np.uint8)
 
 
+def _glare(im: np.ndarray, rng) -> np.ndarray:  # a fixed lamp's reflection on a glossy mat: a soft white blot
+    h, w = im.shape[:2]
+    y, x = np.mgrid[0:h, 0:w]
+    cx, cy, r = 0.42 * w, 0.45 * h, 0.12 * w
+    blot = 160 * np.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (2 * r * r))
+    return np.clip(im + blot[..., None], 0, 255).astype(np.uint8)
+
+
 def _green(im: np.ndarray, rng) -> np.ndarray:  # an old fluorescent tube, the white balance not set for it
     return np.clip(im * np.array([0.8, 1.15, 0.75]), 0, 255).astype(np.uint8)
 
@@ -110,6 +118,7 @@ EFFECTS: dict[str, Callable] = {
     "hazy": _hazy,
     "warm": _warm,
     "green": _green,
+    "glare": _glare,
     "vignette": _vignette,
     "webcam": _webcam,
     "vga": _vga,
