@@ -144,6 +144,8 @@ ENROLL_LOOK = 0.02  # an enrollment photo's spots this faint are looked at again
 # and a die taken where the finder is this sure of one (those frames' dice 0.48-0.87; elsewhere on the mat, where
 # the refiner saw a die, 0.35 at most)
 UNCHANGED_PEAK = 0.5
+# (a frame like the camera's bare mat may show a die too dark to see: black dice on a black felt in a dim room)
+BARE_MAT = " (it looks like the bare mat: if a die is there, light it better)"
 ENROLL_CANDIDATES = 64  # at most this many spots a photo are looked at again (a sheet holds 18 dice)
 # an enrolled face, embedded at each of these (shift as a share of the side, turn in degrees, scale)
 VARIANTS = tuple(
@@ -672,9 +674,7 @@ def _from_face_folders(
             dice = _dice_in(on_the_mat(gray).gray, side)
             dice = dice if _surely_a_die(dice) else []
         if not dice:
-            left_out.append(
-                (face, f"{path}: no die found in the photo{' (it is the bare mat)' if where.no_die else ''}")
-            )
+            left_out.append((face, f"{path}: no die found in the photo{BARE_MAT if where.no_die else ''}"))
             continue
         spot, seen = dice[0]
         # another die: about as likely to the finder, and a die to the refiner too if the first is one to it
