@@ -232,7 +232,7 @@ class DiceReader:
         sheets = sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES) if folder.is_dir() else []
         found = _from_sheets(sheets) if sheets else _from_face_folders(folder)
         side, shown, left_out = found
-        if (side >= ZOOM_BELOW and not left_out) or not _small_photos(shown, left_out):
+        if (side >= ZOOM_BELOW and not left_out) or _first_photo_width(folder, sheets) > ZOOM_WIDTH:
             return cls._learned(*found)
         zoomed = _from_sheets(sheets, ZOOM) if sheets else _from_face_folders(folder, ZOOM)
         small = zoomed[0] / ZOOM < ZOOM_BELOW and len(zoomed[1]) >= len(shown)  # (dice that big: the first look stands)
@@ -747,9 +747,10 @@ def _dice_in(
     return sorted(dice, key=lambda pair: (pair[1].die < DIE_LIKELY, -pair[0].likelihood))
 
 
-def _small_photos(shown: list[tuple[str, np.ndarray, Spot]], left_out: list) -> bool:
-    """Whether an enrollment's photos are ZOOM_WIDTH px wide or less (those shown: one is enough to say)."""
-    return bool(shown) and shown[0][1].shape[1] <= ZOOM_WIDTH or not shown
+def _first_photo_width(folder: Path, sheets: list[Path]) -> int:
+    """px: the width of an enrollment's first photo (a teaching sheet's, else the first face folder's)."""
+    first = sheets[0] if sheets else min(p for p in folder.glob("*/*") if p.suffix.lower() in PHOTO_SUFFIXES)
+    return int(read_photo(first).shape[1])
 
 
 def _surely_a_die(dice: list[tuple[Spot, Refined]]) -> bool:
