@@ -28,8 +28,7 @@ import numpy as np  # noqa: E402
 from bench.learn.art import line_kernel  # noqa: E402
 
 SETS = ("table-gingham", "table-busy", "table-family-black", "table-family-ivory", "table-family-blue", "blender")
-WEBCAM_WIDTH = 1280  # px: a 720p camera
-VGA_WIDTH = 640  # px: an old webcam's
+WEBCAM_WIDTHS = {"webcam": 1280, "vga": 640}  # px: a 720p camera; an old webcam's
 
 
 def _sharpen(im: np.ndarray, rng) -> np.ndarray:  # a phone's unsharp mask
@@ -91,17 +90,16 @@ def _shaken(length: int) -> Callable:
     return shaken
 
 
-def _webcam_scale(width: int, webcam: int = WEBCAM_WIDTH) -> float:
-    return min(1.0, webcam / width)
+def _webcam_scale(width: int, webcam: str) -> float:
+    return min(1.0, WEBCAM_WIDTHS[webcam] / width)
 
 
-def _webcam(im: np.ndarray, rng, webcam: int = WEBCAM_WIDTH) -> np.ndarray:
-    scale = _webcam_scale(im.shape[1], webcam)
-    return cv2.resize(im, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+def _webcam(webcam: str) -> Callable:
+    def taken(im: np.ndarray, rng) -> np.ndarray:
+        scale = _webcam_scale(im.shape[1], webcam)
+        return cv2.resize(im, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
 
-
-def _vga(im: np.ndarray, rng) -> np.ndarray:
-    return _webcam(im, rng, VGA_WIDTH)
+    return taken
 
 
 def _turned(im: np.ndarray, rng) -> np.ndarray:  # the camera mounted a quarter turn round
@@ -120,8 +118,7 @@ EFFECTS: dict[str, Callable] = {
     "green": _green,
     "glare": _glare,
     "vignette": _vignette,
-    "webcam": _webcam,
-    "vga": _vga,
+    **{webcam: _webcam(webcam) for webcam in WEBCAM_WIDTHS},
     "turned": _turned,
     "shaken3": _shaken(3),
     "shaken5": _shaken(5),
@@ -131,8 +128,8 @@ EFFECTS: dict[str, Callable] = {
 
 def _moved_points(effect: str, shape: tuple[int, ...]) -> Callable[[np.ndarray], np.ndarray]:
     """Where a truth's points (n, 2) lie in the photo the effect made of one ``shape`` big."""
-    if effect in ("webcam", "vga"):
-        scale = _webcam_scale(shape[1], WEBCAM_WIDTH if effect == "webcam" else VGA_WIDTH)
+    if effect in WEBCAM_WIDTHS:
+        scale = _webcam_scale(shape[1], effect)
         return lambda p: p * scale
     if effect == "turned":
         return lambda p: np.stack([shape[0] - 1 - p[:, 1], p[:, 0]], axis=1)

@@ -204,9 +204,7 @@ class DiceReader:
     left_out: list[str] = field(default_factory=list)  # enrollment photos not learned from, each with why
     face_side: float | None = None  # px: the enrolled faces' median side as the refiner sizes them (None: not known)
     blurred: np.ndarray | None = None  # (n, 64): ``vectors``' faces embedded blurred (ENROLL_BLUR; None: not known)
-    zoom: float = (
-        1.0  # photos are looked at this many times as big (ZOOM: the enrolled dice were small); sizes above too
-    )
+    zoom: float = 1.0  # photos are looked at this many times as big (ZOOM: small dice); die_side is so too
 
     @property
     def photo_die_side(self) -> float:
@@ -220,7 +218,8 @@ class DiceReader:
         if self.photo_die_side >= SMALL_DIE:
             return None
         return (
-            f"the dice are {self.photo_die_side:.0f} px across: under {SMALL_DIE:.0f} px a cocked die may be read as level; "
+            f"the dice are {self.photo_die_side:.0f} px across: "
+            f"under {SMALL_DIE:.0f} px a cocked die may be read as level; "
             "move the camera closer or raise its resolution, and teach the dice again"
         )
 
@@ -235,7 +234,8 @@ class DiceReader:
         if (side >= ZOOM_BELOW and not left_out) or _first_photo_width(folder, sheets) > ZOOM_WIDTH:
             return cls._learned(*found)
         zoomed = _from_sheets(sheets, ZOOM) if sheets else _from_face_folders(folder, ZOOM)
-        small = zoomed[0] / ZOOM < ZOOM_BELOW and len(zoomed[1]) >= len(shown)  # (dice that big: the first look stands)
+        zoomed_side, zoomed_shown, _ = zoomed
+        small = zoomed_side / ZOOM < ZOOM_BELOW and len(zoomed_shown) >= len(shown)  # (else the first look stands)
         return cls._learned(*zoomed, ZOOM) if small else cls._learned(*found)
 
     @classmethod
